@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# kabidiff: one non-recursive Makefile.
+#
+#   make                 build ./build/kabidiff
+#   make check           install missing Debian packages, build, run all tests
+#   make deps            install the missing Debian packages only
+#   make install         install into $(DESTDIR)$(PREFIX)
+#   make DEVELOPER=1     strict warnings, -Werror (what CI builds with)
+#   make V=1             show the commands
+
+VERSION		:= 0.1
+PREFIX		?= /usr/local
+BINDIR		?= $(PREFIX)/bin
+MANDIR		?= $(PREFIX)/share/man
+INSTALL		?= install
+PKG_CONFIG	?= pkg-config
+PROVE		?= prove
+
+O		:= build
+ASAN_O		:= $(O)/asan
+
+CFLAGS		?= -O2 -g
+BASIC_CFLAGS	:= -std=gnu11 -Wall -Wformat=2 -MMD -MP -Iabidiff \
+		   -DKABIDIFF_VERSION='"$(VERSION)"' \
+		   $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
+LIBS		:= $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null)
+TEST_LIBS	:= $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+SANITIZE	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
+		   -fno-sanitize-recover=all
+
+# The warnings of git's config.mak.dev, less those our style does not need.
+ifeq ($(DEVELOPER),1)
+BASIC_CFLAGS	+= -Werror -Wextra -Wno-unused-parameter \
+		   -Wno-missing-field-initializers -Wmissing-prototypes \
+		   -Wstrict-prototypes -Wold-style-definition -Wshadow \
+		   -Wpointer-arith -Wvla -Wdeclaration-after-statement \
+		   -Wunused-function -Wwrite-strings
+endif
+
+ifneq ($(V),1)
+QUIET_CC	= @echo '  CC      ' $@;
+QUIET_LINK	= @echo '  LINK    ' $@;
+Q		= @
+endif
+
+# The ABI model and what it stands on: shared by the program and the tests.
+MODEL_SRCS	:= abidiff/print.c abidiff/bytes.c abidiff/jstr.c \
+		   abidiff/model.c abidiff/atomic-file.c \
+		   abidiff/snapshot-json.c
+CLI_SRCS	:= abidiff/main.c abidiff/cmd-show.c
+UNIT_TESTS	:= test-bytes test-model test-snapshot-json
+
+MODEL_OBJS	:= $(MODEL_SRCS:%.c=$(O)/%.o)
+CLI_OBJS	:= $(CLI_SRCS:%.c=$(O)/%.o)
+UNIT_BINS	:= $(UNIT_TESTS:%=$(O)/tests/unit/%) \
+		   $(UNIT_TESTS:%=$(ASAN_O)/tests/unit/%)
+
+# Debian packages: what building, testing and running need.
+DEB_PACKAGES	:= gcc make pkg-config libjansson-dev libcmocka-dev perl \
+		   python3 python3-jsonschema valgrind
+SUDO		:= $(if $(filter 0,$(shell id -u)),,sudo)
+
+all: $(O)/kabidiff
+
+$(O)/kabidiff: $(CLI_OBJS) $(MODEL_OBJS)
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(ASAN_O)/kabidiff: $(CLI_OBJS:$(O)/%=$(ASAN_O)/%) $(MODEL_OBJS:$(O)/%=$(ASAN_O)/%)
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(ASAN_O)/%.o: %.c
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(BASIC_CFLAGS) $(CFLAGS) $(SANITIZE) -c -o $@ $<
+
+$(O)/%.o: %.c
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(BASIC_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(O)/tests/unit/%: $(O)/tests/unit/%.o $(MODEL_OBJS)
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
+
+$(ASAN_O)/tests/unit/%: $(ASAN_O)/tests/unit/%.o $(MODEL_OBJS:$(O)/%=$(ASAN_O)/%)
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
+
+# Keep the test objects: they are the dependency files' anchors.
+.SECONDARY:
+
+deps:
+	$(Q)missing=; \
+	for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+			grep -q '^install ok installed$$' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian packages:$$missing"; \
+		$(SUDO) apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q \
+			--no-install-recommends $$missing; \
+	fi
+
+# The flags above come from pkg-config when the Makefile is read, so the
+# build that follows "make deps" needs a fresh read of the Makefile.
+check: deps
+	$(Q)$(MAKE) --no-print-directory test
+
+test: $(O)/kabidiff $(ASAN_O)/kabidiff $(UNIT_BINS)
+	$(PROVE) $(PROVE_FLAGS) $(UNIT_BINS) tests/cli/*.t
+
+install: $(O)/kabidiff
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 755 $(O)/kabidiff $(DESTDIR)$(BINDIR)/kabidiff
+	$(INSTALL) -m 644 docs/kabidiff.1 $(DESTDIR)$(MANDIR)/man1/kabidiff.1
+
+clean:
+	$(RM) -r $(O)
+
+.PHONY: all deps check test install clean
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

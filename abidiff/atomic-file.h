@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KABIDIFF_ATOMIC_FILE_H
+#define KABIDIFF_ATOMIC_FILE_H
+
+#include <stdio.h>
+
+/*
+ * atomic_write() - replace @path with what @write_fn writes, all or nothing.
+ *
+ * @write_fn writes to a temporary file in @path's directory and returns 0 or
+ * a -errno; the file is then flushed to disk and renamed over @path.  On any
+ * failure the temporary file is removed and @path is left as it was, so a
+ * reader never sees a partial file under @path.  The new file gets the
+ * permissions an ordinary create would (0666 less the umask).
+ *
+ * Returns 0 or -errno; failures of the file itself are reported through
+ * kabi_pr() naming @path, those of @write_fn are @write_fn's to report.
+ */
+int atomic_write(const char *path, int (*write_fn)(FILE *f, void *ctx),
+		 void *ctx);
+
+#endif /* KABIDIFF_ATOMIC_FILE_H */

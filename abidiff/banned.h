@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Functions that are too easy to misuse.  Including this header last turns
+ * any use of them into a compile error (the idea comes from git's banned.h).
+ * Use snprintf(), memcpy() with explicit lengths, and strtol() and friends.
+ */
+#ifndef KABIDIFF_BANNED_H
+#define KABIDIFF_BANNED_H
+
+#define BANNED(func) sorry_##func##_is_a_banned_function
+
+#undef strcpy
+#define strcpy(x, y) BANNED(strcpy)
+#undef strcat
+#define strcat(x, y) BANNED(strcat)
+#undef strncpy
+#define strncpy(x, y, n) BANNED(strncpy)
+#undef strncat
+#define strncat(x, y, n) BANNED(strncat)
+#undef strtok
+#define strtok(x, y) BANNED(strtok)
+#undef strtok_r
+#define strtok_r(x, y, z) BANNED(strtok_r)
+#undef sprintf
+#define sprintf(...) BANNED(sprintf)
+#undef vsprintf
+#define vsprintf(...) BANNED(vsprintf)
+#undef gets
+#define gets(x) BANNED(gets)
+#undef atoi
+#define atoi(x) BANNED(atoi)
+#undef atol
+#define atol(x) BANNED(atol)
+#undef gmtime
+#define gmtime(t) BANNED(gmtime)
+#undef localtime
+#define localtime(t) BANNED(localtime)
+#undef ctime
+#define ctime(t) BANNED(ctime)
+#undef asctime
+#define asctime(t) BANNED(asctime)
+
+#endif /* KABIDIFF_BANNED_H */

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Byte strings that are not always text: sysfs names and values may hold any
+ * byte but NUL and need not be UTF-8.  These helpers tell valid UTF-8 apart and
+ * quote a string for display on one line.
+ */
+#ifndef KABIDIFF_BYTES_H
+#define KABIDIFF_BYTES_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * utf8_char_len() - length of the UTF-8 character at @s.
+ *
+ * Looks at most @n bytes.  Returns 1 to 4 for a well-formed, shortest-form
+ * character that is not a surrogate, 0 when @s does not start one.
+ */
+size_t utf8_char_len(const unsigned char *s, size_t n);
+
+/*
+ * quote_needed() - whether @s must be quoted to show on one line: it holds a
+ * control character, a DEL, a byte that is not UTF-8, a backslash or a '"'.
+ */
+int quote_needed(const char *s);
+
+/*
+ * fputs_quoted() - write @s to @f as it is when it needs no quoting, else
+ * C-quoted in double quotes: \n, \t, \\, \" and \xHH for other control bytes,
+ * DEL and bytes that are not UTF-8.  Returns what fputs() would.
+ */
+int fputs_quoted(const char *s, FILE *f);
+
+/*
+ * quote_buf() - the same quoting into @buf of @size bytes (@size >= 8), cut
+ * short with "..." when it does not fit.  Returns @buf.  For messages.
+ */
+const char *quote_buf(char *buf, size_t size, const char *s);
+
+#endif /* KABIDIFF_BYTES_H */

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kabidiff: compare the userspace ABI of two Linux kernel builds.
+ *
+ * Command dispatch in the style of bpftool: global options first, then a
+ * command looked up in a table; each command parses its own options.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "banned.h"
+
+bool json_output;
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *synopsis;
+	const char *summary;
+};
+
+static const struct cmd commands[] = {
+	{ "show", do_show, "show [--json] SNAPSHOT",
+	  "summarise a snapshot, or re-emit it as canonical JSON" },
+};
+
+int usage_hint(const char *cmd)
+{
+	fprintf(stderr, "Try 'kabidiff %s%s--help'.\n", cmd ? cmd : "",
+		cmd ? " " : "");
+	return EXIT_TROUBLE;
+}
+
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("kabidiff: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return usage_hint(cmd);
+}
+
+static void print_help(void)
+{
+	size_t i;
+
+	printf("Usage: kabidiff [--json] COMMAND [ARGS...]\n"
+	       "       kabidiff --help | --version\n\n"
+	       "Compare the userspace ABI of two Linux kernel builds.\n\n"
+	       "Commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		printf("  %-28s %s\n", commands[i].synopsis,
+		       commands[i].summary);
+	printf("\nOptions:\n"
+	       "  -j, --json     print data as JSON where a command prints data\n"
+	       "  -h, --help     show this help; 'kabidiff COMMAND --help' for a command\n"
+	       "  -V, --version  show the version\n\n"
+	       "Exit status: 0 success, 1 an ABI break was found, 2 trouble.\n");
+}
+
+static const struct cmd *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+/* What git's run_builtin() does: output that did not arrive is trouble. */
+static int finish_stdout(int status)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "kabidiff: write error on standard output: %s\n",
+			strerror(errno));
+		return EXIT_TROUBLE;
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "json",	no_argument,	NULL, 'j' },
+		{ "help",	no_argument,	NULL, 'h' },
+		{ "version",	no_argument,	NULL, 'V' },
+		{ 0 }
+	};
+	const struct cmd *cmd;
+	int opt;
+
+	/* "+": stop at the command, whose options are its own */
+	while ((opt = getopt_long(argc, argv, "+jhV", options, NULL)) >= 0) {
+		switch (opt) {
+		case 'j':
+			json_output = true;
+			break;
+		case 'h':
+			print_help();
+			return finish_stdout(EXIT_OK);
+		case 'V':
+			printf("kabidiff %s\n", KABIDIFF_VERSION);
+			return finish_stdout(EXIT_OK);
+		default:	/* getopt_long() has said what is wrong */
+			return usage_hint(NULL);
+		}
+	}
+	if (optind == argc)
+		return usage_error(NULL, "no command given");
+	cmd = find_command(argv[optind]);
+	if (!cmd)
+		return usage_error(NULL, "'%s' is not a kabidiff command",
+				   argv[optind]);
+	argv += optind;
+	argc -= optind;
+	optind = 0;
+	return finish_stdout(cmd->fn(argc, argv));
+}

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The ABI model: one snapshot describes the userspace ABI of one kernel build.
+ *
+ * This is the ground floor of kabidiff.  Collectors fill a snapshot, the diff
+ * engine reads two of them, snapshot__load()/snapshot__save() (snapshot-json.h)
+ * give it its JSON form, specified in docs/snapshot-format.md.
+ *
+ * Ownership: a snapshot owns every record and every string in it.  Strings
+ * are NUL-terminated byte strings, not necessarily UTF-8, allocated with
+ * malloc(); a NULL string means "absent" (unknown or not applicable), which is
+ * different from "".  Records are plain structures that the filling code
+ * writes directly; the snapshot__add_*() functions hand out zeroed records
+ * inside a growing array, so a returned pointer is valid only until the next
+ * call that adds to the same array.
+ *
+ * Each part (syscalls, types, sysfs, docs) has a "collected" flag: a part that
+ * was not collected is absent, which is not the same as collected and empty.
+ */
+#ifndef KABIDIFF_MODEL_H
+#define KABIDIFF_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SNAPSHOT_FORMAT		"kabidiff-snapshot"
+#define SNAPSHOT_VERSION	1
+
+/* Upper bounds that a sane snapshot never exceeds; larger values are refused. */
+#define SYSCALL_NR_MAX		INT32_MAX
+#define TYPE_SIZE_MAX		((uint64_t)1 << 32)
+#define DOC_LINE_MAX		INT32_MAX
+
+struct kernel_ident {
+	char *release;		/* "6.1.0-47-amd64" */
+	char *version;		/* "#1 SMP PREEMPT_DYNAMIC Debian ..." */
+	char *arch;		/* "x86_64" */
+	char *build_id;		/* GNU build id, lower-case hex */
+	char *git;		/* commit id of the source tree */
+	char *collected_by;	/* "kabidiff 0.1" */
+};
+
+enum syscall_source {
+	SYSCALL_SRC_TABLE	= 1 << 0,
+	SYSCALL_SRC_DWARF	= 1 << 1,
+	SYSCALL_SRC_FTRACE	= 1 << 2,
+};
+#define SYSCALL_SRC_ALL	(SYSCALL_SRC_TABLE | SYSCALL_SRC_DWARF | SYSCALL_SRC_FTRACE)
+
+struct syscall_arg {
+	char *name;
+	char *type;		/* C spelling: "const char *" */
+};
+
+struct syscall {
+	char *abi;		/* "x86_64", "ia32", ... */
+	uint32_t nr;
+	char *name;		/* ABI name: "read" */
+	char *entry;		/* entry symbol: "__x64_sys_read" */
+	bool implemented;	/* false for sys_ni_syscall slots */
+	struct syscall_arg *args;
+	size_t nr_args;
+	unsigned int sources;	/* enum syscall_source bits */
+};
+
+enum type_kind {
+	TYPE_STRUCT,
+	TYPE_UNION,
+	TYPE_ENUM,
+	TYPE_TYPEDEF,
+	TYPE_BASE,
+	TYPE_KIND_COUNT,
+};
+
+struct type_member {
+	char *name;		/* NULL for an anonymous struct or union */
+	char *type;
+	uint64_t offset;	/* bytes; for a bitfield, bit_offset / 8 */
+	uint64_t size;		/* bytes of the member's type */
+	bool bitfield;
+	uint64_t bit_offset;	/* bitfields only: bits from the type's start */
+	uint32_t bit_size;	/* bitfields only */
+};
+
+struct enumerator {
+	char *name;
+	int64_t value;
+};
+
+struct type_def {
+	char *name;		/* "struct stat", "__kernel_timespec", ... */
+	enum type_kind kind;
+	bool incomplete;	/* declared only: no size, no members */
+	uint64_t size;
+	char *target;		/* typedefs only: the aliased type's name */
+	struct type_member *members;
+	size_t nr_members;
+	struct enumerator *enumerators;
+	size_t nr_enumerators;
+};
+
+enum node_kind {
+	NODE_DIR,
+	NODE_FILE,
+	NODE_LINK,
+	NODE_OTHER,
+	NODE_KIND_COUNT,
+};
+
+/*
+ * The shape of a sysfs value: what kind of content a file holds, without the
+ * volatile value itself.  SHAPE_NONE means no value was recorded (a directory,
+ * a link, or a file that was not read).
+ */
+enum value_shape {
+	SHAPE_NONE,
+	SHAPE_UINT,		/* "42" */
+	SHAPE_INT,		/* "-1" */
+	SHAPE_HEX,		/* "0x1f" */
+	SHAPE_WORD,		/* "enabled" */
+	SHAPE_CHOICE,		/* "always [madvise] never" */
+	SHAPE_LIST,		/* "a b c" */
+	SHAPE_TEXT,		/* several lines */
+	SHAPE_EMPTY,
+	SHAPE_BINARY,
+	SHAPE_UNREADABLE,	/* the read failed; see error */
+	SHAPE_COUNT,
+};
+
+struct node_value {
+	enum value_shape shape;
+	char *raw;		/* the value read, only when asked for */
+	char *error;		/* errno name when unreadable: "EACCES" */
+};
+
+struct sysfs_node {
+	char *path;		/* "/sys/kernel/uevent_seqnum", "/proc/sys/..." */
+	enum node_kind kind;
+	unsigned int mode;	/* permission bits, 07777 at most */
+	char *target;		/* links only: the link's contents */
+	struct node_value value;
+};
+
+enum abi_level {
+	LEVEL_STABLE,
+	LEVEL_TESTING,
+	LEVEL_UNSTABLE,
+	LEVEL_OBSOLETE,
+	LEVEL_PRIVATE,
+	LEVEL_REMOVED,
+	LEVEL_UNDOCUMENTED,	/* for the policy; never on a doc entry */
+	LEVEL_COUNT,
+};
+
+struct doc_entry {
+	enum abi_level level;
+	char *file;		/* relative to Documentation/ABI: "stable/sysfs-module" */
+	uint32_t line;		/* of the first What: line, from 1 */
+	char **what;		/* the What: patterns, in file order */
+	size_t nr_what;
+	char *date;
+	char *kernel_version;
+	char *contact;
+	char *users;
+	char *description;
+};
+
+struct coverage {
+	bool computed;
+	uint64_t sysfs_nodes;
+	uint64_t documented;
+};
+
+#define MODEL_ARRAY(type)			\
+	struct {				\
+		type *v;			\
+		size_t nr;			\
+		size_t alloc;			\
+		bool collected;			\
+	}
+
+struct snapshot {
+	struct kernel_ident kernel;
+	MODEL_ARRAY(struct syscall) syscalls;
+	MODEL_ARRAY(struct type_def) types;
+	MODEL_ARRAY(struct sysfs_node) sysfs;
+	MODEL_ARRAY(struct doc_entry) docs;
+	struct coverage coverage;
+};
+
+/* snapshot__new() - an empty snapshot with no part collected, or NULL (ENOMEM). */
+struct snapshot *snapshot__new(void);
+
+/* snapshot__free() - free @s and everything it owns; NULL is a no-op. */
+void snapshot__free(struct snapshot *s);
+
+/*
+ * snapshot__add_syscall() and friends - append a zeroed record to a part and
+ * mark that part collected.  Return the record (valid until the next append
+ * to the same part), or NULL with errno ENOMEM.
+ */
+struct syscall *snapshot__add_syscall(struct snapshot *s);
+struct type_def *snapshot__add_type(struct snapshot *s);
+struct sysfs_node *snapshot__add_sysfs_node(struct snapshot *s);
+struct doc_entry *snapshot__add_doc(struct snapshot *s);
+
+/* syscall__add_arg() etc. - append a zeroed item; NULL with errno ENOMEM. */
+struct syscall_arg *syscall__add_arg(struct syscall *sc);
+struct type_member *type__add_member(struct type_def *t);
+struct enumerator *type__add_enumerator(struct type_def *t);
+/* doc_entry__add_what() - append a copy of @pattern; 0 or -ENOMEM. */
+int doc_entry__add_what(struct doc_entry *d, const char *pattern);
+
+/*
+ * snapshot__sort() - put every part into canonical order and check its keys.
+ *
+ * Syscalls are ordered by (abi, nr), types by name, sysfs nodes by path and
+ * doc entries by (file, line), all comparing bytes.  Record contents (syscall
+ * arguments, members, enumerators, What: lines) keep their order, which is
+ * meaningful.  Returns 0, or -EEXIST when two records share a key; the
+ * duplicate is then reported as "@origin: duplicate ...".
+ */
+int snapshot__sort(struct snapshot *s, const char *origin);
+
+/* Names used in the JSON form and in reports; NULL for an invalid value. */
+const char *type_kind__name(enum type_kind kind);
+const char *node_kind__name(enum node_kind kind);
+const char *value_shape__name(enum value_shape shape);
+const char *abi_level__name(enum abi_level level);
+
+/*
+ * The reverse lookups: 0 and the value in @out, or -EINVAL for an unknown
+ * name.  SHAPE_NONE and LEVEL_UNDOCUMENTED have no name in the JSON form.
+ */
+int type_kind__parse(const char *name, enum type_kind *out);
+int node_kind__parse(const char *name, enum node_kind *out);
+int value_shape__parse(const char *name, enum value_shape *out);
+int abi_level__parse(const char *name, enum abi_level *out);
+
+#endif /* KABIDIFF_MODEL_H */

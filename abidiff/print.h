@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Diagnostics for library code.
+ *
+ * Library functions never print and never exit: they report through
+ * kabi_pr(), which forwards to a callback the program installs with
+ * kabi_set_print() (libbpf's libbpf_set_print() is the model).  Each message
+ * is one complete line without the trailing newline.
+ */
+#ifndef KABIDIFF_PRINT_H
+#define KABIDIFF_PRINT_H
+
+#include <stdarg.h>
+
+enum kabi_print_level {
+	KABI_ERROR,
+	KABI_WARN,
+	KABI_INFO,
+	KABI_DEBUG,
+};
+
+typedef void (*kabi_print_fn_t)(enum kabi_print_level level,
+				const char *fmt, va_list ap);
+
+/*
+ * kabi_set_print() - install @fn as the diagnostics callback.
+ *
+ * Returns the previous callback.  A NULL @fn silences all diagnostics.  The
+ * default callback writes errors and warnings to stderr.
+ */
+kabi_print_fn_t kabi_set_print(kabi_print_fn_t fn);
+
+/* kabi_pr() - report one diagnostic line through the installed callback. */
+void kabi_pr(enum kabi_print_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#define pr_err(fmt, ...)	kabi_pr(KABI_ERROR, fmt, ##__VA_ARGS__)
+#define pr_warn(fmt, ...)	kabi_pr(KABI_WARN, fmt, ##__VA_ARGS__)
+#define pr_info(fmt, ...)	kabi_pr(KABI_INFO, fmt, ##__VA_ARGS__)
+#define pr_debug(fmt, ...)	kabi_pr(KABI_DEBUG, fmt, ##__VA_ARGS__)
+
+#endif /* KABIDIFF_PRINT_H */
