@@ -83,6 +83,9 @@ $(O)/tests/unit/%: $(O)/tests/unit/%.o $(MODEL_OBJS)
 $(ASAN_O)/tests/unit/%: $(ASAN_O)/tests/unit/%.o $(MODEL_OBJS:$(O)/%=$(ASAN_O)/%)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
+$(O)/tests/unit/%.o $(ASAN_O)/tests/unit/%.o: \
+	BASIC_CFLAGS += -DSRCDIR='"$(CURDIR)"'
+
 # Keep the test objects: they are the dependency files' anchors.
 .SECONDARY:
 

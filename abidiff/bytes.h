@@ -32,8 +32,9 @@ int quote_needed(const char *s);
 int fputs_quoted(const char *s, FILE *f);
 
 /*
- * quote_buf() - the same quoting into @buf of @size bytes (@size >= 8), cut
- * short with "..." when it does not fit.  Returns @buf.  For messages.
+ * quote_buf() - @s in double quotes with the escapes of fputs_quoted(),
+ * always quoted, into @buf of @size bytes (@size >= 8), cut short with "..."
+ * when it does not fit.  Returns @buf.  For messages.
  */
 const char *quote_buf(char *buf, size_t size, const char *s);
 

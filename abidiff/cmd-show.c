@@ -208,6 +208,8 @@ static void show_parts_text(const struct show_summary *sum)
 	printf("%-12s", "syscalls");
 	if (!s->syscalls.collected)
 		fputs("not collected", stdout);
+	else if (!s->syscalls.nr)
+		putchar('0');
 	for (i = 0; i < sum->nr_abis; i++) {
 		printf("%s", i ? "; " : "");
 		fputs_quoted(sum->abis[i].abi, stdout);

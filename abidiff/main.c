@@ -95,6 +95,7 @@ int main(int argc, char **argv)
 		{ "version",	no_argument,	NULL, 'V' },
 		{ 0 }
 	};
+	static char cmd_prog[64];
 	const struct cmd *cmd;
 	int opt;
 
@@ -122,6 +123,9 @@ int main(int argc, char **argv)
 				   argv[optind]);
 	argv += optind;
 	argc -= optind;
+	/* getopt_long() names argv[0] in its messages: "kabidiff show: ..." */
+	snprintf(cmd_prog, sizeof(cmd_prog), "kabidiff %s", cmd->name);
+	argv[0] = cmd_prog;
 	optind = 0;
 	return finish_stdout(cmd->fn(argc, argv));
 }

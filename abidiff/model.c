@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "model.h"
 #include "print.h"
 #include "banned.h"
@@ -336,30 +337,33 @@ static size_t sort_unique(void *v, size_t nr, size_t size,
 
 int snapshot__sort(struct snapshot *s, const char *origin)
 {
+	char q[256];
 	size_t dup;
 
 	dup = SORT_UNIQUE(syscalls, syscall_cmp);
 	if (dup < s->syscalls.nr) {
 		pr_err("%s: duplicate syscall %s number %u", origin,
-		       s->syscalls.v[dup].abi, s->syscalls.v[dup].nr);
+		       quote_buf(q, sizeof(q), s->syscalls.v[dup].abi),
+		       s->syscalls.v[dup].nr);
 		return -EEXIST;
 	}
 	dup = SORT_UNIQUE(types, type_cmp);
 	if (dup < s->types.nr) {
-		pr_err("%s: duplicate type \"%s\"", origin,
-		       s->types.v[dup].name);
+		pr_err("%s: duplicate type %s", origin,
+		       quote_buf(q, sizeof(q), s->types.v[dup].name));
 		return -EEXIST;
 	}
 	dup = SORT_UNIQUE(sysfs, sysfs_node_cmp);
 	if (dup < s->sysfs.nr) {
-		pr_err("%s: duplicate sysfs path \"%s\"", origin,
-		       s->sysfs.v[dup].path);
+		pr_err("%s: duplicate sysfs path %s", origin,
+		       quote_buf(q, sizeof(q), s->sysfs.v[dup].path));
 		return -EEXIST;
 	}
 	dup = SORT_UNIQUE(docs, doc_entry_cmp);
 	if (dup < s->docs.nr) {
-		pr_err("%s: duplicate doc entry %s#%u", origin,
-		       s->docs.v[dup].file, s->docs.v[dup].line);
+		pr_err("%s: duplicate doc entry %s line %u", origin,
+		       quote_buf(q, sizeof(q), s->docs.v[dup].file),
+		       s->docs.v[dup].line);
 		return -EEXIST;
 	}
 	return 0;

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Unit tests for model.c: building, sorting, duplicate keys, name tables. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model.h"
+#include "print.h"
+
+static char last_message[512];
+
+static void capture(enum kabi_print_level level, const char *fmt, va_list ap)
+{
+	vsnprintf(last_message, sizeof(last_message), fmt, ap);
+}
+
+static void add_node(struct snapshot *s, const char *path)
+{
+	struct sysfs_node *n = snapshot__add_sysfs_node(s);
+
+	assert_non_null(n);
+	n->path = strdup(path);
+	n->kind = NODE_DIR;
+}
+
+static void add_syscall(struct snapshot *s, const char *abi, uint32_t nr)
+{
+	struct syscall *sc = snapshot__add_syscall(s);
+
+	assert_non_null(sc);
+	assert_true(sc->implemented);
+	sc->abi = strdup(abi);
+	sc->nr = nr;
+}
+
+static void test_free_null(void **state)
+{
+	snapshot__free(NULL);
+}
+
+static void test_new_has_nothing_collected(void **state)
+{
+	struct snapshot *s = snapshot__new();
+
+	assert_non_null(s);
+	assert_false(s->syscalls.collected);
+	assert_false(s->types.collected);
+	assert_false(s->sysfs.collected);
+	assert_false(s->docs.collected);
+	assert_false(s->coverage.computed);
+	add_node(s, "/sys");
+	assert_true(s->sysfs.collected);
+	assert_false(s->docs.collected);
+	snapshot__free(s);
+}
+
+static void test_sort(void **state)
+{
+	static const char *const paths[] = {
+		"/sys/kernel", "/sys", "/sys/block", "/sys/block-x",
+		"/sys/block/sda", "/proc/sys/vm", "/sys/\xff", "/sys/a b",
+	};
+	static const char *const sorted[] = {
+		"/proc/sys/vm", "/sys", "/sys/a b", "/sys/block",
+		"/sys/block-x", "/sys/block/sda", "/sys/kernel", "/sys/\xff",
+	};
+	struct snapshot *s = snapshot__new();
+	size_t i;
+
+	for (i = 0; i < 8; i++)
+		add_node(s, paths[i]);
+	for (i = 0; i < 1000; i++)
+		add_syscall(s, i % 2 ? "x86_64" : "ia32", (i * 7919) % 1000);
+	assert_int_equal(snapshot__sort(s, "test"), 0);
+	for (i = 0; i < 8; i++)
+		assert_string_equal(s->sysfs.v[i].path, sorted[i]);
+	for (i = 1; i < s->syscalls.nr; i++) {
+		const struct syscall *a = &s->syscalls.v[i - 1];
+		const struct syscall *b = &s->syscalls.v[i];
+		int c = strcmp(a->abi, b->abi);
+
+		assert_true(c < 0 || (c == 0 && a->nr < b->nr));
+	}
+	snapshot__free(s);
+}
+
+static void test_duplicates(void **state)
+{
+	struct snapshot *s = snapshot__new();
+	kabi_print_fn_t old = kabi_set_print(capture);
+
+	add_syscall(s, "x86_64", 1);
+	add_syscall(s, "ia32", 1);
+	assert_int_equal(snapshot__sort(s, "test"), 0);
+	add_node(s, "/sys/a\nb");
+	add_node(s, "/sys/b");
+	add_node(s, "/sys/a\nb");
+	assert_int_equal(snapshot__sort(s, "test"), -EEXIST);
+	assert_string_equal(last_message,
+			    "test: duplicate sysfs path \"/sys/a\\nb\"");
+	add_syscall(s, "ia32", 1);
+	assert_int_equal(snapshot__sort(s, "x"), -EEXIST);
+	assert_string_equal(last_message, "x: duplicate syscall \"ia32\" number 1");
+	kabi_set_print(old);
+	snapshot__free(s);
+}
+
+static void test_records(void **state)
+{
+	struct snapshot *s = snapshot__new();
+	struct type_def *t = snapshot__add_type(s);
+	struct doc_entry *d;
+	size_t i;
+
+	t->name = strdup("struct big");
+	for (i = 0; i < 100; i++) {
+		struct type_member *m = type__add_member(t);
+
+		assert_non_null(m);
+		m->offset = i;
+	}
+	assert_int_equal(t->nr_members, 100);
+	for (i = 0; i < 100; i++)
+		assert_int_equal(t->members[i].offset, i);
+	assert_non_null(type__add_enumerator(t));
+	d = snapshot__add_doc(s);
+	assert_int_equal(doc_entry__add_what(d, "/sys/a"), 0);
+	assert_int_equal(doc_entry__add_what(d, "/sys/b"), 0);
+	assert_int_equal(d->nr_what, 2);
+	assert_string_equal(d->what[1], "/sys/b");
+	snapshot__free(s);
+}
+
+static void test_names(void **state)
+{
+	enum abi_level level;
+	enum value_shape shape;
+	enum node_kind kind;
+	enum type_kind tk;
+	unsigned int i;
+
+	for (i = 0; i < LEVEL_COUNT; i++) {
+		assert_int_equal(abi_level__parse(abi_level__name(i), &level), 0);
+		assert_int_equal(level, i);
+	}
+	for (i = SHAPE_NONE + 1; i < SHAPE_COUNT; i++) {
+		assert_int_equal(value_shape__parse(value_shape__name(i), &shape), 0);
+		assert_int_equal(shape, i);
+	}
+	assert_null(value_shape__name(SHAPE_NONE));
+	assert_null(value_shape__name(SHAPE_COUNT));
+	for (i = 0; i < NODE_KIND_COUNT; i++) {
+		assert_int_equal(node_kind__parse(node_kind__name(i), &kind), 0);
+		assert_int_equal(kind, i);
+	}
+	for (i = 0; i < TYPE_KIND_COUNT; i++) {
+		assert_int_equal(type_kind__parse(type_kind__name(i), &tk), 0);
+		assert_int_equal(tk, i);
+	}
+	assert_int_equal(abi_level__parse("Stable", &level), -EINVAL);
+	assert_int_equal(node_kind__parse("", &kind), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_free_null),
+		cmocka_unit_test(test_new_has_nothing_collected),
+		cmocka_unit_test(test_sort),
+		cmocka_unit_test(test_duplicates),
+		cmocka_unit_test(test_records),
+		cmocka_unit_test(test_names),
+	};
+
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
