@@ -9,9 +9,14 @@ followed by a "# " comment line for each problem: a JSON syntax error, or each
 validation error with its place in the document as a JSON path ("$.sysfs[0]").
 Exits 0 when every FILE is valid, 1 otherwise, 2 on a usage error.
 
+JSON is read as strictly as kabidiff reads it: a key given twice in an object
+is an error, and a number written with a fraction or an exponent (1.0, 1e3) is
+never an integer.
+
 Needs only the standard library and the jsonschema module (Debian
 python3-jsonschema).
 """
+import decimal
 import json
 import sys
 
@@ -19,9 +24,22 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, best_match
 
 
+def unique_keys(pairs):
+    """An object from @pairs, refusing a key given twice (as kabidiff does)."""
+    obj = {}
+    for key, value in pairs:
+        if key in obj:
+            raise ValueError(f"duplicate object key {key!r}")
+        obj[key] = value
+    return obj
+
+
 def load(path):
+    # Numbers with a fraction or exponent become Decimal, which jsonschema
+    # does not take for an integer even when whole: kabidiff refuses 1.0 too.
     with open(path, encoding="utf-8") as f:
-        return json.load(f)
+        return json.load(f, object_pairs_hook=unique_keys,
+                         parse_float=decimal.Decimal)
 
 
 def problems(validator, path):

@@ -1,0 +1,32 @@
+#!/bin/sh
+# kabidiff under valgrind: no leak and no memory error, on the largest
+# fixture and on an error path.
+. "$(dirname "$0")/../lib.sh"
+
+command -v valgrind >/dev/null || skip_all "valgrind is not installed ('make deps' installs it)"
+
+LARGEST=$(ls -S "$FIXTURES"/snapshots/*.json | head -n 1)
+
+# memcheck ARGS...: run kabidiff under valgrind, 0 when valgrind is content
+memcheck() {
+	valgrind -q --leak-check=full --show-leak-kinds=all \
+		--errors-for-leak-kinds=all --error-exitcode=99 \
+		"$KABIDIFF" "$@" >"$TMP/out" 2>"$TMP/err"
+	status=$?
+}
+
+memcheck show "$LARGEST"
+is "$status" 0 "show ${LARGEST#"$TOP"/} is clean under valgrind"
+[ "$status" -eq 0 ] || cat "$TMP/err" | sed 's/^/# /'
+
+memcheck show --json "$LARGEST"
+is "$status" 0 "show --json ${LARGEST#"$TOP"/} is clean under valgrind"
+cmp -s "$TMP/out" "$LARGEST" && pass "and reproduces it" ||
+	fail "and reproduces it"
+
+for bad in duplicate-path nr-negative truncated; do
+	memcheck show "$FIXTURES/bad/$bad.json"
+	is "$status" 2 "show on bad/$bad.json fails cleanly under valgrind"
+done
+
+done_testing
