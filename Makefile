@@ -29,6 +29,11 @@ TEST_LIBS	:= $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 SANITIZE	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
 		   -fno-sanitize-recover=all
 
+# The tests build with the strict warnings, so CI ("make check") does too.
+ifneq ($(filter check test,$(MAKECMDGOALS)),)
+DEVELOPER	?= 1
+endif
+
 # The warnings of git's config.mak.dev, less those our style does not need.
 ifeq ($(DEVELOPER),1)
 BASIC_CFLAGS	+= -Werror -Wextra -Wno-unused-parameter \
@@ -63,17 +68,26 @@ SUDO		:= $(if $(filter 0,$(shell id -u)),,sudo)
 
 all: $(O)/kabidiff
 
+# Objects depend on the flags they were built with: a changed flag (DEVELOPER,
+# a new pkg-config answer) rebuilds them, as git's GIT-CFLAGS does.
+FLAGS_FILE	:= $(O)/.cflags
+FLAGS_NOW	:= $(CC) $(BASIC_CFLAGS) $(CFLAGS) $(SANITIZE)
+ifneq ($(FLAGS_NOW),$(file <$(FLAGS_FILE)))
+$(shell mkdir -p $(O))
+$(file >$(FLAGS_FILE),$(FLAGS_NOW))
+endif
+
 $(O)/kabidiff: $(CLI_OBJS) $(MODEL_OBJS)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(ASAN_O)/kabidiff: $(CLI_OBJS:$(O)/%=$(ASAN_O)/%) $(MODEL_OBJS:$(O)/%=$(ASAN_O)/%)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-$(ASAN_O)/%.o: %.c
+$(ASAN_O)/%.o: %.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(BASIC_CFLAGS) $(CFLAGS) $(SANITIZE) -c -o $@ $<
 
-$(O)/%.o: %.c
+$(O)/%.o: %.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(BASIC_CFLAGS) $(CFLAGS) -c -o $@ $<
 

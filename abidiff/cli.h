@@ -8,6 +8,8 @@
 
 #include <stdbool.h>
 
+#include "compiler.h"
+
 /* Exit statuses, the same for every command (see kabidiff(1)). */
 enum {
 	EXIT_OK		= 0,
@@ -25,8 +27,7 @@ int usage_hint(const char *cmd);
  * usage_error() - report a usage error for command @cmd (NULL for the
  * program itself) with a hint at --help; returns EXIT_TROUBLE.
  */
-int usage_error(const char *cmd, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+int __printf(2, 3) usage_error(const char *cmd, const char *fmt, ...);
 
 /* The commands: each gets its own argv (argv[0] is the command name). */
 int do_show(int argc, char **argv);

@@ -14,6 +14,7 @@
 
 #include "bytes.h"
 #include "cli.h"
+#include "compiler.h"
 #include "model.h"
 #include "snapshot-json.h"
 #include "banned.h"
@@ -59,12 +60,12 @@ static size_t top_dir_len(const char *path)
 	const char *rest, *slash;
 	size_t i, root;
 
-	for (i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(roots); i++) {
 		root = strlen(roots[i]);
 		if (!strncmp(path, roots[i], root))
 			break;
 	}
-	if (i == sizeof(roots) / sizeof(roots[0]))
+	if (i == ARRAY_SIZE(roots))
 		return strlen(path);
 	rest = path + root;
 	slash = strchr(rest, '/');

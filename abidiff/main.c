@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "compiler.h"
 #include "banned.h"
 
 bool json_output;
@@ -56,7 +57,7 @@ static void print_help(void)
 	       "       kabidiff --help | --version\n\n"
 	       "Compare the userspace ABI of two Linux kernel builds.\n\n"
 	       "Commands:\n");
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		printf("  %-28s %s\n", commands[i].synopsis,
 		       commands[i].summary);
 	printf("\nOptions:\n"
@@ -70,7 +71,7 @@ static const struct cmd *find_command(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(commands[i].name, name))
 			return &commands[i];
 	return NULL;

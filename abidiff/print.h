@@ -12,6 +12,8 @@
 
 #include <stdarg.h>
 
+#include "compiler.h"
+
 enum kabi_print_level {
 	KABI_ERROR,
 	KABI_WARN,
@@ -31,8 +33,7 @@ typedef void (*kabi_print_fn_t)(enum kabi_print_level level,
 kabi_print_fn_t kabi_set_print(kabi_print_fn_t fn);
 
 /* kabi_pr() - report one diagnostic line through the installed callback. */
-void kabi_pr(enum kabi_print_level level, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void __printf(2, 3) kabi_pr(enum kabi_print_level level, const char *fmt, ...);
 
 #define pr_err(fmt, ...)	kabi_pr(KABI_ERROR, fmt, ##__VA_ARGS__)
 #define pr_warn(fmt, ...)	kabi_pr(KABI_WARN, fmt, ##__VA_ARGS__)

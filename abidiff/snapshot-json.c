@@ -22,6 +22,7 @@
 
 #include "atomic-file.h"
 #include "bytes.h"
+#include "compiler.h"
 #include "jstr.h"
 #include "print.h"
 #include "snapshot-json.h"
@@ -68,7 +69,7 @@ struct loader {
 	const char *file;
 };
 
-static int __attribute__((format(printf, 3, 4)))
+static int __printf(3, 4)
 bad(const struct loader *ld, const struct jpath *jp, const char *fmt, ...)
 {
 	char where[512] = "", msg[256];
@@ -113,7 +114,7 @@ static int wrong_type(const struct loader *ld, const struct jpath *jp,
 		   json_type_name(v));
 }
 
-static int missing(const struct loader *ld, const struct jpath *jp)
+static int missing_field(const struct loader *ld, const struct jpath *jp)
 {
 	return bad(ld, jp->up, "missing field \"%s\"", jp->key);
 }
@@ -156,7 +157,7 @@ static int want_string(const struct loader *ld, const struct jpath *jp,
 	int err;
 
 	if (!v)
-		return missing(ld, jp);
+		return missing_field(ld, jp);
 	if (!json_is_string(v))
 		return wrong_type(ld, jp, "a string", v);
 	err = jstr__decode(v, out);
@@ -179,7 +180,7 @@ static int want_uint(const struct loader *ld, const struct jpath *jp,
 	json_int_t n;
 
 	if (!v)
-		return missing(ld, jp);
+		return missing_field(ld, jp);
 	if (!json_is_integer(v))
 		return wrong_type(ld, jp, "an integer", v);
 	n = json_integer_value(v);
@@ -194,7 +195,7 @@ static int want_bool(const struct loader *ld, const struct jpath *jp,
 		     const json_t *v, bool *out)
 {
 	if (!v)
-		return missing(ld, jp);
+		return missing_field(ld, jp);
 	if (!json_is_boolean(v))
 		return wrong_type(ld, jp, "a boolean", v);
 	*out = json_is_true(v);
@@ -205,7 +206,7 @@ static int want_array(const struct loader *ld, const struct jpath *jp,
 		      const json_t *v)
 {
 	if (!v)
-		return missing(ld, jp);
+		return missing_field(ld, jp);
 	if (!json_is_array(v))
 		return wrong_type(ld, jp, "an array", v);
 	return 0;
@@ -232,7 +233,7 @@ static int load_kernel(const struct loader *ld, const struct jpath *jp,
 	int err;
 
 	if (!obj)
-		return missing(ld, jp);
+		return missing_field(ld, jp);
 	err = want_object(ld, jp, obj, kernel_fields);
 	if (!err)
 		err = opt_string(ld, JP_FIELD(jp, "release"), obj, &k->release);
@@ -264,10 +265,10 @@ static int load_sources(const struct loader *ld, const struct jpath *jp,
 
 		if (!json_is_string(v))
 			return wrong_type(ld, ejp, "a string", v);
-		for (n = 0; n < 3; n++)
+		for (n = 0; n < ARRAY_SIZE(syscall_source_names); n++)
 			if (!strcmp(json_string_value(v), syscall_source_names[n]))
 				break;
-		if (n == 3 || (*sources & 1u << n))
+		if (n == ARRAY_SIZE(syscall_source_names) || (*sources & 1u << n))
 			return bad(ld, ejp, "unknown or repeated source \"%s\"",
 				   json_string_value(v));
 		*sources |= 1u << n;
@@ -423,7 +424,7 @@ static int load_enumerator(const struct loader *ld, const struct jpath *jp,
 	if (err)
 		return err;
 	if (!value)
-		return missing(ld, JP_FIELD(jp, "value"));
+		return missing_field(ld, JP_FIELD(jp, "value"));
 	if (!json_is_integer(value))
 		return wrong_type(ld, JP_FIELD(jp, "value"), "an integer", value);
 	e->value = json_integer_value(value);
@@ -462,7 +463,7 @@ static int check_type_fields(const struct loader *ld, const struct jpath *jp,
 	if (t->incomplete && optional(obj, "size"))
 		return bad(ld, jp, "an incomplete type has no size");
 	if (!t->incomplete && !optional(obj, "size"))
-		return missing(ld, JP_FIELD(jp, "size"));
+		return missing_field(ld, JP_FIELD(jp, "size"));
 	if ((t->incomplete || !aggregate) && optional(obj, "members"))
 		return bad(ld, jp, "a %s%s has no members",
 			   t->incomplete ? "declared-only " : "", kind);
@@ -470,8 +471,9 @@ static int check_type_fields(const struct loader *ld, const struct jpath *jp,
 	    optional(obj, "enumerators"))
 		return bad(ld, jp, "a %s%s has no enumerators",
 			   t->incomplete ? "declared-only " : "", kind);
-	if (t->kind != TYPE_TYPEDEF && optional(obj, "target"))
-		return bad(ld, jp, "a %s has no target", kind);
+	if ((t->incomplete || t->kind != TYPE_TYPEDEF) && optional(obj, "target"))
+		return bad(ld, jp, "a %s%s has no target",
+			   t->incomplete ? "declared-only " : "", kind);
 	return 0;
 }
 
@@ -543,7 +545,7 @@ static int load_mode(const struct loader *ld, const struct jpath *jp,
 	int i;
 
 	if (!v)
-		return missing(ld, jp);
+		return missing_field(ld, jp);
 	if (!json_is_string(v))
 		return wrong_type(ld, jp, "a string", v);
 	s = json_string_value(v);
@@ -952,7 +954,7 @@ static json_t *build_syscall(const void *rec)
 			err = -ENOMEM;
 	}
 	set(obj, "args", args, &err);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < ARRAY_SIZE(syscall_source_names); i++)
 		if (sc->sources & 1u << i &&
 		    json_array_append_new(src, json_string(syscall_source_names[i])))
 			err = -ENOMEM;

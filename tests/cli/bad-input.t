@@ -18,6 +18,7 @@ duplicate-path.json	kabidiff: FILE: duplicate sysfs path "/sys/a"
 empty.json	kabidiff: FILE: empty file, not a kabidiff snapshot
 future-version.json	kabidiff: FILE: snapshot format version 2 is newer than this kabidiff reads (up to 1); upgrade kabidiff
 incomplete-size.json	kabidiff: FILE: types["struct s"]: an incomplete type has no size
+incomplete-target.json	kabidiff: FILE: types["t"]: a declared-only typedef has no target
 kernel-array.json	kabidiff: FILE: kernel: expected an object, found an array
 level-undocumented.json	kabidiff: FILE: docs[0].level: a doc entry cannot be undocumented
 line-zero.json	kabidiff: FILE: docs[0].line: lines count from 1

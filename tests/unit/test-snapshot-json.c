@@ -22,7 +22,7 @@
 
 #define FIXTURE(name) SRCDIR "/tests/fixtures/snapshots/" name
 
-static char tmpdir[] = "/tmp/kabidiff-unit.XXXXXX";
+static char tmpdir[64];
 static char last_message[512];
 
 static void capture(enum kabi_print_level level, const char *fmt, va_list ap)
@@ -320,6 +320,7 @@ static void test_load_errors(void **state)
 
 static int setup(void **state)
 {
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/kabidiff-unit.XXXXXX");
 	return mkdtemp(tmpdir) ? 0 : -1;
 }
 
