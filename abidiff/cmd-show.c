@@ -171,19 +171,30 @@ static void show_field(const char *label, const char *value)
 	putchar('\n');
 }
 
-/* "12 struct, 3 union" for the non-zero counts of @counts. */
-static void show_breakdown(const size_t *counts, size_t n,
-			   const char *(*name)(unsigned int))
+/*
+ * One line for a part: "label  N unit: 12 struct, 3 union" with the non-zero
+ * counts of @counts, or that the part was not collected.
+ */
+static void show_part(const char *label, bool collected, size_t nr,
+		      const char *unit, const size_t *counts, size_t n,
+		      const char *(*name)(unsigned int))
 {
-	const char *sep = "";
+	const char *sep = ": ";
 	size_t i;
 
+	printf("%-12s", label);
+	if (!collected) {
+		puts("not collected");
+		return;
+	}
+	printf("%zu%s", nr, unit);
 	for (i = 0; i < n; i++) {
 		if (!counts[i])
 			continue;
 		printf("%s%zu %s", sep, counts[i], name(i));
 		sep = ", ";
 	}
+	putchar('\n');
 }
 
 static const char *kind_name(unsigned int i)
@@ -201,15 +212,14 @@ static const char *level_name(unsigned int i)
 	return abi_level__name(i);
 }
 
-static void show_parts_text(const struct show_summary *sum)
+static void show_syscalls(const struct show_summary *sum)
 {
-	const struct snapshot *s = sum->s;
 	size_t i;
 
 	printf("%-12s", "syscalls");
-	if (!s->syscalls.collected)
+	if (!sum->s->syscalls.collected)
 		fputs("not collected", stdout);
-	else if (!s->syscalls.nr)
+	else if (!sum->nr_abis)
 		putchar('0');
 	for (i = 0; i < sum->nr_abis; i++) {
 		printf("%s", i ? "; " : "");
@@ -217,36 +227,33 @@ static void show_parts_text(const struct show_summary *sum)
 		printf(" %zu (%zu implemented)", sum->abis[i].total,
 		       sum->abis[i].implemented);
 	}
-	printf("\n%-12s", "types");
-	if (s->types.collected) {
-		printf("%zu%s", s->types.nr, s->types.nr ? ": " : "");
-		show_breakdown(sum->types, TYPE_KIND_COUNT, kind_name);
-	} else {
-		fputs("not collected", stdout);
-	}
-	printf("\n%-12s", "sysfs");
-	if (s->sysfs.collected) {
-		printf("%zu nodes%s", s->sysfs.nr, s->sysfs.nr ? ": " : "");
-		show_breakdown(sum->nodes, NODE_KIND_COUNT, node_name);
-	} else {
-		fputs("not collected", stdout);
-	}
-	printf("\n%-12s", "docs");
-	if (s->docs.collected) {
-		printf("%zu entries%s", s->docs.nr, s->docs.nr ? ": " : "");
-		show_breakdown(sum->docs, LEVEL_COUNT, level_name);
-	} else {
-		fputs("not collected", stdout);
-	}
-	printf("\n%-12s", "coverage");
-	if (s->coverage.computed && s->coverage.sysfs_nodes)
+	putchar('\n');
+}
+
+static void show_coverage(const struct coverage *c)
+{
+	printf("%-12s", "coverage");
+	if (c->computed && c->sysfs_nodes)
 		printf("%llu of %llu nodes documented (%.1f%%)\n",
-		       (unsigned long long)s->coverage.documented,
-		       (unsigned long long)s->coverage.sysfs_nodes,
-		       100.0 * s->coverage.documented / s->coverage.sysfs_nodes);
+		       (unsigned long long)c->documented,
+		       (unsigned long long)c->sysfs_nodes,
+		       100.0 * c->documented / c->sysfs_nodes);
 	else
-		printf("%s\n", s->coverage.computed ? "no sysfs nodes" :
-		       "not computed");
+		puts(c->computed ? "no sysfs nodes" : "not computed");
+}
+
+static void show_parts_text(const struct show_summary *sum)
+{
+	const struct snapshot *s = sum->s;
+
+	show_syscalls(sum);
+	show_part("types", s->types.collected, s->types.nr, "", sum->types,
+		  TYPE_KIND_COUNT, kind_name);
+	show_part("sysfs", s->sysfs.collected, s->sysfs.nr, " nodes",
+		  sum->nodes, NODE_KIND_COUNT, node_name);
+	show_part("docs", s->docs.collected, s->docs.nr, " entries", sum->docs,
+		  LEVEL_COUNT, level_name);
+	show_coverage(&s->coverage);
 }
 
 static void show_summary_text(const struct show_summary *sum)

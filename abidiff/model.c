@@ -113,11 +113,23 @@ static void *array_append(void **v, size_t *nr, size_t *alloc, size_t size)
 	array_append((void **)&(v), &(nr), &(alloc), sizeof(*(v)))
 
 /*
- * Items inside a record (arguments, members, ...) have no capacity field:
- * they grow one at a time, which is cheap for the handful a record holds.
+ * Items inside a record (arguments, members, ...) keep no capacity field, to
+ * keep records small: the capacity array_append() gave @nr items is implied,
+ * 8 and then the next power of two.
  */
+static size_t implied_alloc(size_t nr)
+{
+	size_t alloc = 8;
+
+	if (!nr)
+		return 0;
+	while (alloc < nr)
+		alloc *= 2;
+	return alloc;
+}
+
 #define APPEND_ITEM(v, nr) ({					\
-	size_t alloc__ = (nr);					\
+	size_t alloc__ = implied_alloc(nr);			\
 	APPEND(v, nr, alloc__);					\
 })
 
