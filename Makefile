@@ -50,11 +50,11 @@ Q		= @
 endif
 
 # The ABI model and what it stands on: shared by the program and the tests.
-MODEL_SRCS	:= abidiff/print.c abidiff/bytes.c abidiff/jstr.c \
+MODEL_SRCS	:= abidiff/print.c abidiff/bytes.c abidiff/jstr.c abidiff/what-index.c \
 		   abidiff/model.c abidiff/atomic-file.c \
 		   abidiff/snapshot-json.c
 CLI_SRCS	:= abidiff/main.c abidiff/cmd-show.c
-UNIT_TESTS	:= test-bytes test-model test-snapshot-json
+UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index
 
 MODEL_OBJS	:= $(MODEL_SRCS:%.c=$(O)/%.o)
 CLI_OBJS	:= $(CLI_SRCS:%.c=$(O)/%.o)

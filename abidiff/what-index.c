@@ -1,0 +1,725 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What: patterns and the index that matches paths against all of them.
+ *
+ * The grammar.  A What: line of Documentation/ABI names one interface, most
+ * often a sysfs path, with wildcards for the parts that vary between
+ * machines.  The forms in use, and what we make of them:
+ *
+ *   /sys/class/net/<iface>/mtu   <...> is one or more characters of a
+ *                                component ("<iface>", "<N>", "<dev>")
+ *   /sys/devices/system/cpu/cpuX X, Y and Z stand for one or more characters
+ *                                when no capital letter stands next to them
+ *                                ("cpuX", "in_voltageY_raw", but not "XHCI")
+ *   /sys/block/sd[a-z]           [...] is one character of a class, with
+ *                                ranges and a leading ^ for "not"; [0-9]+ is
+ *                                one or more of them
+ *   /sys/fs/ext4/features/lazy_* * is zero or more characters of a component
+ *   /sys/.../power/{on,off}      {a,b} is one of the alternatives, which may
+ *                                hold '/' and wildcards but no braces
+ *   /sys/devices/.../power       a component "..." is zero or more whole
+ *                                components
+ *
+ * Anything else is a literal character.  A pattern is anchored at both ends:
+ * it matches a whole path, never a prefix of one, and no wildcard but "..."
+ * crosses a '/'.  An unbalanced < [ { } ] > makes a pattern unparsable; so do
+ * a relative path, an empty alternative list and whitespace.
+ *
+ * The index.  Braces are expanded first, so each pattern becomes one or more
+ * paths of components, and the components of all patterns form a trie.  An
+ * edge of the trie is either a literal component ("net"), or a compiled
+ * wildcard component ("cpuX"), or "...".  Literal edges of every node live in
+ * one hash table keyed by (node, component), so taking one is O(1) however
+ * many children a node has: /sys/class has hundreds.  Wildcard edges are a
+ * short list per node, tried one by one; a "..." edge leads to a node that
+ * takes any component and stays where it is.
+ *
+ * Matching keeps the set of trie nodes reachable by the components so far (a
+ * cursor) and advances it component by component, so a path of k components
+ * costs k hash lookups plus the wildcard edges met on the way: the number of
+ * patterns does not enter.  A wildcard component is a short sequence of atoms
+ * (a set of characters, taken once, once or more, or any number of times)
+ * run as an NFA over the component's bytes: no backtracking, so no pattern
+ * can make matching slow.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "what-index.h"
+#include "banned.h"
+
+#define WHAT_MAX_PATTERN	4096
+#define WHAT_MAX_ATOMS		256
+
+enum quantifier {
+	ONCE,
+	ONE_OR_MORE,
+	ANY_NUMBER,
+};
+
+struct atom {
+	uint8_t set[32];	/* the bytes it takes, as a bitmap */
+	enum quantifier quant;
+};
+
+struct wild_edge {
+	char *text;		/* the component as written, to share edges */
+	struct atom *atoms;
+	size_t nr_atoms;
+	struct what_node *child;
+};
+
+struct what_node {
+	uint32_t serial;	/* half of the literal edges' hash key */
+	bool globstar;		/* reached by "...": takes any component */
+	struct what_node *globstar_child;
+	struct wild_edge *wild;
+	size_t nr_wild;
+	uint32_t *ids;		/* entries whose pattern ends here */
+	size_t nr_ids;
+};
+
+struct literal_edge {
+	uint32_t parent;
+	uint32_t hash;
+	char *name;
+	size_t len;
+	struct what_node *child;
+};
+
+struct what_index {
+	struct what_node **nodes;	/* nodes[serial], nodes[0] the root */
+	size_t nr_nodes;
+	size_t alloc_nodes;
+	struct literal_edge *edges;	/* open addressing, a power of two */
+	size_t nr_edges;
+	size_t size_edges;
+};
+
+static void *grow(void *v, size_t *alloc, size_t nr, size_t size)
+{
+	size_t n;
+	void *p;
+
+	if (nr < *alloc)
+		return v;
+	n = *alloc ? *alloc * 2 : 4;
+	p = reallocarray(v, n, size);
+	if (p)
+		*alloc = n;
+	return p;
+}
+
+/* Grow array @v of @nr elements (capacity @alloc) to hold one more. */
+#define GROW(v, nr, alloc) ({					\
+	void *p__ = grow(v, &(alloc), nr, sizeof(*(v)));	\
+								\
+	if (p__)						\
+		(v) = p__;					\
+	p__ ? 0 : -ENOMEM;					\
+})
+
+/* The capacity of a per-node array is implied by its count: a power of two. */
+static size_t implied_alloc(size_t nr)
+{
+	size_t alloc = 4;
+
+	if (!nr)
+		return 0;
+	while (alloc < nr)
+		alloc *= 2;
+	return alloc;
+}
+
+static struct what_node *node__new(struct what_index *idx)
+{
+	struct what_node *n;
+
+	if (GROW(idx->nodes, idx->nr_nodes, idx->alloc_nodes))
+		return NULL;
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return NULL;
+	n->serial = idx->nr_nodes;
+	idx->nodes[idx->nr_nodes++] = n;
+	return n;
+}
+
+struct what_index *what_index__new(void)
+{
+	struct what_index *idx = calloc(1, sizeof(*idx));
+
+	if (!idx)
+		return NULL;
+	idx->size_edges = 64;
+	idx->edges = calloc(idx->size_edges, sizeof(*idx->edges));
+	if (!idx->edges || !node__new(idx)) {
+		what_index__free(idx);
+		return NULL;
+	}
+	return idx;
+}
+
+void what_index__free(struct what_index *idx)
+{
+	size_t i, j;
+
+	if (!idx)
+		return;
+	for (i = 0; i < idx->nr_nodes; i++) {
+		struct what_node *n = idx->nodes[i];
+
+		for (j = 0; j < n->nr_wild; j++) {
+			free(n->wild[j].text);
+			free(n->wild[j].atoms);
+		}
+		free(n->wild);
+		free(n->ids);
+		free(n);
+	}
+	for (i = 0; i < idx->size_edges; i++)
+		free(idx->edges[i].name);
+	free(idx->nodes);
+	free(idx->edges);
+	free(idx);
+}
+
+/* FNV-1a over the parent's serial and the component. */
+static uint32_t edge_hash(uint32_t parent, const char *name, size_t len)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < sizeof(parent); i++) {
+		h ^= (parent >> (8 * i)) & 0xff;
+		h *= 16777619u;
+	}
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)name[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+/* The slot holding edge (@parent, @name), or the empty slot it would take. */
+static struct literal_edge *edge_slot(const struct literal_edge *edges,
+				      size_t size, uint32_t parent,
+				      uint32_t hash, const char *name,
+				      size_t len)
+{
+	size_t i = hash & (size - 1);
+
+	for (;; i = (i + 1) & (size - 1)) {
+		const struct literal_edge *e = &edges[i];
+
+		if (!e->name)
+			return (struct literal_edge *)e;
+		if (e->hash == hash && e->parent == parent && e->len == len &&
+		    !memcmp(e->name, name, len))
+			return (struct literal_edge *)e;
+	}
+}
+
+static int edges_grow(struct what_index *idx)
+{
+	size_t size = idx->size_edges * 2, i;
+	struct literal_edge *edges = calloc(size, sizeof(*edges));
+
+	if (!edges)
+		return -ENOMEM;
+	for (i = 0; i < idx->size_edges; i++) {
+		const struct literal_edge *e = &idx->edges[i];
+
+		if (e->name)
+			*edge_slot(edges, size, e->parent, e->hash, e->name,
+				   e->len) = *e;
+	}
+	free(idx->edges);
+	idx->edges = edges;
+	idx->size_edges = size;
+	return 0;
+}
+
+static struct what_node *literal_child(struct what_index *idx,
+				       struct what_node *parent,
+				       const char *name, size_t len)
+{
+	uint32_t hash = edge_hash(parent->serial, name, len);
+	struct literal_edge *e;
+
+	e = edge_slot(idx->edges, idx->size_edges, parent->serial, hash, name,
+		      len);
+	if (e->name)
+		return e->child;
+	if (2 * (idx->nr_edges + 1) > idx->size_edges) {
+		if (edges_grow(idx))
+			return NULL;
+		e = edge_slot(idx->edges, idx->size_edges, parent->serial,
+			      hash, name, len);
+	}
+	e->child = node__new(idx);
+	e->name = e->child ? strndup(name, len) : NULL;
+	if (!e->name)
+		return NULL;
+	e->parent = parent->serial;
+	e->hash = hash;
+	e->len = len;
+	idx->nr_edges++;
+	return e->child;
+}
+
+static void set_bit(struct atom *a, unsigned char c)
+{
+	a->set[c / 8] |= 1u << (c % 8);
+}
+
+static bool has_bit(const struct atom *a, unsigned char c)
+{
+	return a->set[c / 8] & (1u << (c % 8));
+}
+
+/* Any byte of a component: all but '/'. */
+static void set_any(struct atom *a)
+{
+	memset(a->set, 0xff, sizeof(a->set));
+	a->set['/' / 8] &= ~(1u << ('/' % 8));
+}
+
+static bool is_upper(char c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+
+/* X, Y or Z at @p is a placeholder unless a capital letter touches it. */
+static bool is_placeholder(const char *comp, const char *p, const char *end)
+{
+	if (*p != 'X' && *p != 'Y' && *p != 'Z')
+		return false;
+	if (p > comp && is_upper(p[-1]))
+		return false;
+	return !(p + 1 < end && is_upper(p[1]));
+}
+
+/* Parse "[...]" at *@pp (just past the '[') into @a; advance past ']'. */
+static int parse_class(const char **pp, const char *end, struct atom *a,
+		       const char **why)
+{
+	const char *p = *pp;
+	bool negate = false;
+	int c, i;
+
+	if (p < end && *p == '^') {
+		negate = true;
+		p++;
+	}
+	for (; p < end && *p != ']'; p++) {
+		if (*p == '[' || *p == '/') {
+			*why = "'[' inside [...]";
+			return -EINVAL;
+		}
+		if (p + 2 < end && p[1] == '-' && p[2] != ']') {
+			for (c = (unsigned char)p[0]; c <= (unsigned char)p[2]; c++)
+				set_bit(a, c);
+			p += 2;
+		} else {
+			set_bit(a, *p);
+		}
+	}
+	if (p == end) {
+		*why = "unclosed '['";
+		return -EINVAL;
+	}
+	if (negate) {
+		for (i = 0; i < 32; i++)
+			a->set[i] = ~a->set[i];
+		a->set['/' / 8] &= ~(1u << ('/' % 8));
+	}
+	*pp = p + 1;
+	return 0;
+}
+
+/*
+ * Parse one wildcard component of @len bytes at @comp into @atoms (room for
+ * WHAT_MAX_ATOMS).  Returns the number of atoms, 0 when the component is a
+ * plain literal, or -EINVAL.
+ */
+static int parse_component(const char *comp, size_t len, struct atom *atoms,
+			   const char **why)
+{
+	const char *p = comp, *end = comp + len;
+	bool wild = false;
+	int n = 0;
+
+	while (p < end) {
+		struct atom *a = &atoms[n];
+
+		if (n == WHAT_MAX_ATOMS) {
+			*why = "component too long";
+			return -EINVAL;
+		}
+		memset(a, 0, sizeof(*a));
+		if (*p == '<') {
+			const char *close = memchr(p, '>', end - p);
+
+			if (!close || memchr(p + 1, '<', close - p - 1)) {
+				*why = "unclosed '<'";
+				return -EINVAL;
+			}
+			set_any(a);
+			a->quant = ONE_OR_MORE;
+			p = close + 1;
+		} else if (*p == '[') {
+			p++;
+			if (parse_class(&p, end, a, why))
+				return -EINVAL;
+			if (p < end && *p == '+') {
+				a->quant = ONE_OR_MORE;
+				p++;
+			}
+		} else if (*p == '*') {
+			set_any(a);
+			a->quant = ANY_NUMBER;
+			p++;
+		} else if (is_placeholder(comp, p, end)) {
+			set_any(a);
+			a->quant = ONE_OR_MORE;
+			p++;
+		} else if (*p == '>' || *p == ']' || *p == '{' || *p == '}') {
+			*why = "unbalanced '<', '[' or '{'";
+			return -EINVAL;
+		} else {
+			set_bit(a, *p++);
+			n++;
+			continue;
+		}
+		wild = true;
+		n++;
+	}
+	return wild ? n : 0;
+}
+
+/* Run the atoms as an NFA over the component: no backtracking. */
+static bool component_matches(const struct wild_edge *e, const char *comp,
+			      size_t len)
+{
+	bool cur[WHAT_MAX_ATOMS + 1], next[WHAT_MAX_ATOMS + 1];
+	size_t n = e->nr_atoms, i, k;
+
+	memset(cur, 0, (n + 1) * sizeof(bool));
+	cur[0] = true;
+	for (k = 0;; k++) {
+		/* epsilon: an atom taken any number of times may be skipped */
+		for (i = 0; i < n; i++)
+			if (cur[i] && e->atoms[i].quant == ANY_NUMBER)
+				cur[i + 1] = true;
+		if (k == len)
+			return cur[n];
+		memset(next, 0, (n + 1) * sizeof(bool));
+		for (i = 0; i < n; i++) {
+			if (!cur[i] || !has_bit(&e->atoms[i], comp[k]))
+				continue;
+			next[i + 1] = true;
+			if (e->atoms[i].quant != ONCE)
+				next[i] = true;
+		}
+		memcpy(cur, next, (n + 1) * sizeof(bool));
+	}
+}
+
+static struct what_node *wild_child(struct what_index *idx,
+				    struct what_node *parent, const char *comp,
+				    size_t len, const struct atom *atoms,
+				    size_t nr_atoms)
+{
+	struct wild_edge *e;
+	size_t i;
+
+	for (i = 0; i < parent->nr_wild; i++) {
+		e = &parent->wild[i];
+		if (strlen(e->text) == len && !memcmp(e->text, comp, len))
+			return e->child;
+	}
+	if (parent->nr_wild == implied_alloc(parent->nr_wild)) {
+		size_t alloc = parent->nr_wild ? parent->nr_wild * 2 : 4;
+
+		e = reallocarray(parent->wild, alloc, sizeof(*e));
+		if (!e)
+			return NULL;
+		parent->wild = e;
+	}
+	e = &parent->wild[parent->nr_wild];
+	e->text = strndup(comp, len);
+	e->atoms = calloc(nr_atoms, sizeof(*atoms));
+	e->child = node__new(idx);
+	if (!e->text || !e->atoms || !e->child) {
+		free(e->text);
+		free(e->atoms);
+		return NULL;
+	}
+	memcpy(e->atoms, atoms, nr_atoms * sizeof(*atoms));
+	e->nr_atoms = nr_atoms;
+	parent->nr_wild++;
+	return e->child;
+}
+
+static struct what_node *globstar_child(struct what_index *idx,
+					struct what_node *parent)
+{
+	if (!parent->globstar_child) {
+		parent->globstar_child = node__new(idx);
+		if (parent->globstar_child)
+			parent->globstar_child->globstar = true;
+	}
+	return parent->globstar_child;
+}
+
+static int add_id(struct what_node *n, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < n->nr_ids; i++)
+		if (n->ids[i] == id)
+			return 0;
+	if (n->nr_ids == implied_alloc(n->nr_ids)) {
+		uint32_t *ids = reallocarray(n->ids, n->nr_ids ? n->nr_ids * 2 : 4,
+					     sizeof(*ids));
+
+		if (!ids)
+			return -ENOMEM;
+		n->ids = ids;
+	}
+	n->ids[n->nr_ids++] = id;
+	return 0;
+}
+
+/*
+ * Walk (and, with @idx, build) the trie path of one brace-free pattern.
+ * Without @idx only the syntax is checked.
+ */
+static int add_expanded(struct what_index *idx, const char *pat, size_t len,
+			uint32_t id, const char **why)
+{
+	struct atom atoms[WHAT_MAX_ATOMS];
+	struct what_node *node = idx ? idx->nodes[0] : NULL;
+	const char *p = pat, *end = pat + len;
+
+	if (!len || *p != '/') {
+		*why = "not an absolute path";
+		return -EINVAL;
+	}
+	while (p < end) {
+		const char *slash, *comp = p + 1;
+		size_t clen;
+		int n;
+
+		slash = memchr(comp, '/', end - comp);
+		clen = (slash ? slash : end) - comp;
+		p = comp + clen;
+		if (!clen)
+			continue;	/* "//" and a trailing '/' add nothing */
+		if (clen == 3 && !memcmp(comp, "...", 3)) {
+			if (idx)
+				node = globstar_child(idx, node);
+			if (idx && !node)
+				return -ENOMEM;
+			continue;
+		}
+		n = parse_component(comp, clen, atoms, why);
+		if (n < 0)
+			return n;
+		if (!idx)
+			continue;
+		node = n ? wild_child(idx, node, comp, clen, atoms, n) :
+			   literal_child(idx, node, comp, clen);
+		if (!node)
+			return -ENOMEM;
+	}
+	return idx ? add_id(node, id) : 0;
+}
+
+/*
+ * Expand the first {a,b,...} of @pat (@len bytes) and recurse on each
+ * alternative; a pattern without braces is added.  *@count limits the
+ * expansion to WHAT_MAX_EXPANSION paths.
+ */
+static int expand(struct what_index *idx, const char *pat, size_t len,
+		  uint32_t id, int *count, const char **why)
+{
+	const char *open = memchr(pat, '{', len), *close, *alt;
+	char buf[WHAT_MAX_PATTERN];
+	size_t head, tail;
+	int err;
+
+	if (!open) {
+		if (++*count > WHAT_MAX_EXPANSION) {
+			*why = "too many {...} alternatives";
+			return -EINVAL;
+		}
+		return add_expanded(idx, pat, len, id, why);
+	}
+	close = memchr(open, '}', pat + len - open);
+	if (!close || memchr(open + 1, '{', close - open - 1)) {
+		*why = close ? "nested '{'" : "unclosed '{'";
+		return -EINVAL;
+	}
+	head = open - pat;
+	tail = pat + len - close - 1;
+	for (alt = open + 1; alt <= close; ) {
+		const char *comma = memchr(alt, ',', close - alt);
+		size_t alen = (comma ? comma : close) - alt;
+
+		if (!alen) {
+			*why = "empty {...} alternative";
+			return -EINVAL;
+		}
+		memcpy(buf, pat, head);
+		memcpy(buf + head, alt, alen);
+		memcpy(buf + head + alen, close + 1, tail);
+		err = expand(idx, buf, head + alen + tail, id, count, why);
+		if (err)
+			return err;
+		alt += alen + 1;
+	}
+	return 0;
+}
+
+static int compile(struct what_index *idx, const char *pattern, uint32_t id,
+		   const char **why)
+{
+	const char *dummy;
+	size_t len = strlen(pattern), i;
+	int count = 0;
+
+	if (!why)
+		why = &dummy;
+	if (len >= WHAT_MAX_PATTERN) {
+		*why = "pattern too long";
+		return -EINVAL;
+	}
+	for (i = 0; i < len; i++) {
+		if (pattern[i] == ' ' || pattern[i] == '\t' || pattern[i] == '\n') {
+			*why = "whitespace in pattern";
+			return -EINVAL;
+		}
+	}
+	return expand(idx, pattern, len, id, &count, why);
+}
+
+int what_pattern__check(const char *pattern, const char **why)
+{
+	return compile(NULL, pattern, 0, why);
+}
+
+int what_index__add(struct what_index *idx, const char *pattern, uint32_t id,
+		    const char **why)
+{
+	int err = compile(NULL, pattern, id, why);
+
+	/* check first, so a bad pattern leaves no half-built path behind */
+	return err ? err : compile(idx, pattern, id, why);
+}
+
+void what_cursor__init(struct what_cursor *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+void what_cursor__release(struct what_cursor *c)
+{
+	free(c->v);
+	what_cursor__init(c);
+}
+
+/* Add @n and, through "..." edges, the nodes it reaches without a step. */
+static int cursor_add(struct what_cursor *c, const struct what_node *n)
+{
+	size_t i;
+
+	for (; n; n = n->globstar_child) {
+		for (i = 0; i < c->nr && c->v[i] != n; i++)
+			;
+		if (i < c->nr)
+			continue;
+		if (GROW(c->v, c->nr, c->alloc))
+			return -ENOMEM;
+		c->v[c->nr++] = n;
+	}
+	return 0;
+}
+
+int what_index__root(const struct what_index *idx, struct what_cursor *c)
+{
+	c->nr = 0;
+	return cursor_add(c, idx->nodes[0]);
+}
+
+int what_index__step(const struct what_index *idx,
+		     const struct what_cursor *from, const char *comp,
+		     size_t len, struct what_cursor *to)
+{
+	size_t i, j;
+	int err = 0;
+
+	to->nr = 0;
+	for (i = 0; !err && i < from->nr; i++) {
+		const struct what_node *n = from->v[i];
+		uint32_t hash = edge_hash(n->serial, comp, len);
+		const struct literal_edge *e;
+
+		if (n->globstar)
+			err = cursor_add(to, n);
+		e = edge_slot(idx->edges, idx->size_edges, n->serial, hash,
+			      comp, len);
+		if (!err && e->name)
+			err = cursor_add(to, e->child);
+		for (j = 0; !err && j < n->nr_wild; j++)
+			if (component_matches(&n->wild[j], comp, len))
+				err = cursor_add(to, n->wild[j].child);
+	}
+	return err;
+}
+
+void what_cursor__entries(const struct what_cursor *c,
+			  void (*fn)(uint32_t id, void *ctx), void *ctx)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->nr; i++)
+		for (j = 0; j < c->v[i]->nr_ids; j++)
+			fn(c->v[i]->ids[j], ctx);
+}
+
+int what_index__match(const struct what_index *idx, const char *path,
+		      void (*fn)(uint32_t id, void *ctx), void *ctx)
+{
+	struct what_cursor a, b, *cur = &a, *next = &b, *tmp;
+	const char *p = path;
+	int err;
+
+	what_cursor__init(&a);
+	what_cursor__init(&b);
+	err = what_index__root(idx, cur);
+	while (!err && *p && cur->nr) {
+		const char *slash;
+		size_t len;
+
+		if (*p == '/') {
+			p++;
+			continue;
+		}
+		slash = strchr(p, '/');
+		len = slash ? (size_t)(slash - p) : strlen(p);
+		err = what_index__step(idx, cur, p, len, next);
+		tmp = cur;
+		cur = next;
+		next = tmp;
+		p += len;
+	}
+	if (!err)
+		what_cursor__entries(cur, fn, ctx);
+	what_cursor__release(&a);
+	what_cursor__release(&b);
+	return err;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The What: pattern index: which Documentation/ABI entries document a path.
+ *
+ * Patterns are compiled once into a trie of path components; a path is then
+ * matched one component at a time, in time proportional to its length and not
+ * to the number of patterns.  The grammar and the index are described at the
+ * top of what-index.c.
+ *
+ * Matching is incremental, so a tree walk can carry a cursor down the tree
+ * and stop descending where no pattern can match any more: start from
+ * what_index__root(), what_index__step() once per component, and read the
+ * entries of the patterns that end at a cursor with what_cursor__entries().
+ */
+#ifndef KABIDIFF_WHAT_INDEX_H
+#define KABIDIFF_WHAT_INDEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct what_index;
+struct what_node;
+
+/*
+ * A set of positions in the trie: the patterns that are still alive after
+ * the components seen so far.  Owned by the caller; what_cursor__init() it
+ * before first use and what_cursor__release() it at the end.
+ */
+struct what_cursor {
+	const struct what_node **v;
+	size_t nr;
+	size_t alloc;
+};
+
+/* The longest brace expansion of one pattern: {a,b}{c,d} is 4. */
+#define WHAT_MAX_EXPANSION	256
+
+/* what_index__new() - an empty index, or NULL (ENOMEM). */
+struct what_index *what_index__new(void);
+
+/* what_index__free() - free @idx; NULL is a no-op. */
+void what_index__free(struct what_index *idx);
+
+/*
+ * what_index__add() - compile @pattern and add it for entry @id.
+ *
+ * Returns 0, -ENOMEM, or -EINVAL when @pattern cannot be parsed; *@why (if
+ * not NULL) then points to a static string saying what is wrong.
+ */
+int what_index__add(struct what_index *idx, const char *pattern, uint32_t id,
+		    const char **why);
+
+/*
+ * what_pattern__check() - whether @pattern parses: 0, or -EINVAL with a static
+ * reason in *@why.  Adds nothing anywhere.
+ */
+int what_pattern__check(const char *pattern, const char **why);
+
+void what_cursor__init(struct what_cursor *c);
+void what_cursor__release(struct what_cursor *c);
+
+/* what_index__root() - set @c to the start of every pattern; 0 or -ENOMEM. */
+int what_index__root(const struct what_index *idx, struct what_cursor *c);
+
+/*
+ * what_index__step() - advance @from over one path component (@len bytes at
+ * @comp, no '/') into @to, which is overwritten.  @to and @from must differ.
+ * Returns 0 or -ENOMEM.  An empty @to means no pattern can match below.
+ */
+int what_index__step(const struct what_index *idx,
+		     const struct what_cursor *from, const char *comp,
+		     size_t len, struct what_cursor *to);
+
+/*
+ * what_cursor__entries() - call @fn with the id of each pattern that ends at
+ * @c, that is, matches the whole path stepped so far.  An id can come more
+ * than once.
+ */
+void what_cursor__entries(const struct what_cursor *c,
+			  void (*fn)(uint32_t id, void *ctx), void *ctx);
+
+/*
+ * what_index__match() - match the whole absolute @path: call @fn for each
+ * entry documenting it.  Returns 0 or -ENOMEM.
+ */
+int what_index__match(const struct what_index *idx, const char *path,
+		      void (*fn)(uint32_t id, void *ctx), void *ctx);
+
+#endif /* KABIDIFF_WHAT_INDEX_H */

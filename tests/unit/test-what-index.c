@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Unit tests for what-index.c: every wildcard form, anchoring, the index. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "what-index.h"
+
+static void count_match(uint32_t id, void *ctx)
+{
+	uint64_t *mask = ctx;
+
+	*mask |= 1ull << id;
+}
+
+/* The ids (as a bitmask) of the patterns in @idx that match @path. */
+static uint64_t matches(const struct what_index *idx, const char *path)
+{
+	uint64_t mask = 0;
+
+	assert_int_equal(what_index__match(idx, path, count_match, &mask), 0);
+	return mask;
+}
+
+/* Does @pattern, alone in an index, match @path? */
+static bool one(const char *pattern, const char *path)
+{
+	struct what_index *idx = what_index__new();
+	const char *why = NULL;
+	uint64_t m;
+
+	assert_non_null(idx);
+	if (what_index__add(idx, pattern, 0, &why))
+		fail_msg("%s: %s", pattern, why);
+	m = matches(idx, path);
+	what_index__free(idx);
+	return m != 0;
+}
+
+static void test_literal_and_anchoring(void **state)
+{
+	assert_true(one("/sys/kernel/uevent_seqnum", "/sys/kernel/uevent_seqnum"));
+	assert_false(one("/sys/kernel/uevent_seqnum", "/sys/kernel"));
+	assert_false(one("/sys/kernel", "/sys/kernel/uevent_seqnum"));
+	assert_false(one("/sys/kernel/uevent", "/sys/kernel/uevent_seqnum"));
+	assert_false(one("/sys/kernel/uevent_seqnum", "/sys/kernel/uevent"));
+	assert_true(one("/sys/kernel//mm/", "/sys/kernel/mm"));
+}
+
+static void test_angle_brackets(void **state)
+{
+	assert_true(one("/sys/class/net/<iface>/mtu", "/sys/class/net/eth0/mtu"));
+	assert_false(one("/sys/class/net/<iface>/mtu", "/sys/class/net/mtu"));
+	assert_false(one("/sys/class/net/<iface>/mtu", "/sys/class/net/a/b/mtu"));
+	assert_true(one("/sys/bus/pci/devices/<dev>/resource<N>",
+			"/sys/bus/pci/devices/0000:00:01.0/resource2"));
+	assert_false(one("/sys/bus/pci/devices/<dev>/resource<N>",
+			 "/sys/bus/pci/devices/0000:00:01.0/resource"));
+}
+
+static void test_placeholders(void **state)
+{
+	assert_true(one("/sys/devices/system/cpu/cpuX/online",
+			"/sys/devices/system/cpu/cpu12/online"));
+	assert_false(one("/sys/devices/system/cpu/cpuX/online",
+			 "/sys/devices/system/cpu/cpu/online"));
+	assert_true(one("/sys/bus/iio/devices/iio:deviceX/in_voltageY_raw",
+			"/sys/bus/iio/devices/iio:device0/in_voltage3_raw"));
+	assert_true(one("/sys/class/hwmon/hwmonX/tempZ_input",
+			"/sys/class/hwmon/hwmon1/temp2_input"));
+	/* a capital next to it makes X a letter */
+	assert_true(one("/sys/firmware/acpi/tables/XSDT",
+			"/sys/firmware/acpi/tables/XSDT"));
+	assert_false(one("/sys/firmware/acpi/tables/XSDT",
+			 "/sys/firmware/acpi/tables/1SDT"));
+	assert_false(one("/sys/bus/usb/XHCI", "/sys/bus/usb/aHCI"));
+}
+
+static void test_classes(void **state)
+{
+	assert_true(one("/sys/block/sd[a-z]", "/sys/block/sdb"));
+	assert_false(one("/sys/block/sd[a-z]", "/sys/block/sdB"));
+	assert_false(one("/sys/block/sd[a-z]", "/sys/block/sdab"));
+	assert_true(one("/sys/x/gpe[0-9a-fA-F][0-9a-f]", "/sys/x/gpeA3"));
+	assert_true(one("/sys/x/port[0-9]+", "/sys/x/port123"));
+	assert_false(one("/sys/x/port[0-9]+", "/sys/x/port"));
+	assert_false(one("/sys/x/port[0-9]+", "/sys/x/port1a"));
+	assert_true(one("/sys/x/[^0-9]y", "/sys/x/ay"));
+	assert_false(one("/sys/x/[^0-9]y", "/sys/x/5y"));
+	assert_false(one("/sys/x/[^0-9]", "/sys/x/"));
+}
+
+static void test_star(void **state)
+{
+	assert_true(one("/sys/x/*", "/sys/x/anything"));
+	assert_false(one("/sys/x/*", "/sys/x/a/b"));
+	assert_true(one("/sys/x/foo*", "/sys/x/foo"));
+	assert_true(one("/sys/x/foo*bar", "/sys/x/foo_and_bar"));
+	assert_false(one("/sys/x/foo*bar", "/sys/x/foo_and_baz"));
+	assert_true(one("/sys/x/*a*a*a*a*a*a*b", "/sys/x/aaaaaaaaaaaaaaaaaaaab"));
+	assert_false(one("/sys/x/*a*a*a*a*a*a*b", "/sys/x/aaaaaaaaaaaaaaaaaaaaa"));
+}
+
+static void test_braces(void **state)
+{
+	assert_true(one("/sys/power/{state,disk}", "/sys/power/disk"));
+	assert_false(one("/sys/power/{state,disk}", "/sys/power/mem"));
+	assert_true(one("/sys/x/{a/b,c}/d", "/sys/x/a/b/d"));
+	assert_true(one("/sys/x/{a/b,c}/d", "/sys/x/c/d"));
+	assert_true(one("/sys/x/in{0,1}_{min,max}", "/sys/x/in1_max"));
+	assert_true(one("/sys/x/{cpuX,nodeY}/z", "/sys/x/node3/z"));
+}
+
+static void test_globstar(void **state)
+{
+	const char *p = "/sys/devices/.../power/wakeup";
+
+	assert_true(one(p, "/sys/devices/power/wakeup"));
+	assert_true(one(p, "/sys/devices/pci0000:00/0000:00:1f.0/power/wakeup"));
+	assert_false(one(p, "/sys/devices/pci0000:00/power/wakeup/x"));
+	assert_false(one(p, "/sys/class/power/wakeup"));
+	assert_true(one("/sys/kernel/debug/...", "/sys/kernel/debug"));
+	assert_true(one("/sys/kernel/debug/...", "/sys/kernel/debug/a/b/c"));
+	assert_true(one("/sys/.../.../x", "/sys/a/x"));
+}
+
+static void expect_bad(const char *pattern, const char *reason)
+{
+	struct what_index *idx = what_index__new();
+	const char *why = NULL;
+
+	assert_int_equal(what_pattern__check(pattern, &why), -EINVAL);
+	assert_string_equal(why, reason);
+	assert_int_equal(what_index__add(idx, pattern, 0, &why), -EINVAL);
+	/* nothing half-added: the index still matches nothing */
+	assert_int_equal(matches(idx, "/sys/a"), 0);
+	what_index__free(idx);
+}
+
+static void test_unparsable(void **state)
+{
+	expect_bad("sys/kernel", "not an absolute path");
+	expect_bad("", "not an absolute path");
+	expect_bad("/sys/a b", "whitespace in pattern");
+	expect_bad("/sys/<name", "unclosed '<'");
+	expect_bad("/sys/name>", "unbalanced '<', '[' or '{'");
+	expect_bad("/sys/[0-9", "unclosed '['");
+	expect_bad("/sys/a]", "unbalanced '<', '[' or '{'");
+	expect_bad("/sys/{a,b", "unclosed '{'");
+	expect_bad("/sys/{a,{b,c}}", "nested '{'");
+	expect_bad("/sys/a}", "unbalanced '<', '[' or '{'");
+	expect_bad("/sys/{a,,b}", "empty {...} alternative");
+	expect_bad("/sys/{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}{q,r}",
+		   "too many {...} alternatives");
+}
+
+/* Many patterns: each path finds exactly its own, through the one index. */
+static void test_index(void **state)
+{
+	struct what_index *idx = what_index__new();
+	char pattern[64], path[64];
+	uint32_t i;
+
+	for (i = 0; i < 40; i++) {
+		snprintf(pattern, sizeof(pattern), "/sys/class/c%u/<dev>/attr%u",
+			 i, i);
+		assert_int_equal(what_index__add(idx, pattern, i, NULL), 0);
+	}
+	assert_int_equal(what_index__add(idx, "/sys/class/.../uevent", 40, NULL), 0);
+	assert_int_equal(what_index__add(idx, "/sys/class/c7/<dev>/attr7", 41, NULL), 0);
+	for (i = 0; i < 40; i++) {
+		uint64_t want = 1ull << i;
+
+		if (i == 7)
+			want |= 1ull << 41;
+		snprintf(path, sizeof(path), "/sys/class/c%u/d%u/attr%u", i, i, i);
+		assert_int_equal(matches(idx, path), want);
+		snprintf(path, sizeof(path), "/sys/class/c%u/d/attr%u", i, i + 1);
+		assert_int_equal(matches(idx, path), 0);
+	}
+	assert_int_equal(matches(idx, "/sys/class/c3/x/y/uevent"), 1ull << 40);
+	what_index__free(idx);
+}
+
+static void test_cursor(void **state)
+{
+	struct what_index *idx = what_index__new();
+	struct what_cursor a, b;
+	uint64_t mask = 0;
+
+	what_cursor__init(&a);
+	what_cursor__init(&b);
+	assert_int_equal(what_index__add(idx, "/sys/kernel/mm/<x>", 3, NULL), 0);
+	assert_int_equal(what_index__root(idx, &a), 0);
+	assert_int_equal(what_index__step(idx, &a, "sys", 3, &b), 0);
+	assert_int_equal(what_index__step(idx, &b, "kernel", 6, &a), 0);
+	assert_int_equal(what_index__step(idx, &a, "mmx", 2, &b), 0);
+	assert_int_equal(what_index__step(idx, &b, "thp", 3, &a), 0);
+	what_cursor__entries(&a, count_match, &mask);
+	assert_int_equal(mask, 1ull << 3);
+	assert_int_equal(what_index__step(idx, &a, "deeper", 6, &b), 0);
+	assert_int_equal(b.nr, 0);
+	what_cursor__release(&a);
+	what_cursor__release(&b);
+	what_index__free(idx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_literal_and_anchoring),
+		cmocka_unit_test(test_angle_brackets),
+		cmocka_unit_test(test_placeholders),
+		cmocka_unit_test(test_classes),
+		cmocka_unit_test(test_star),
+		cmocka_unit_test(test_braces),
+		cmocka_unit_test(test_globstar),
+		cmocka_unit_test(test_unparsable),
+		cmocka_unit_test(test_index),
+		cmocka_unit_test(test_cursor),
+	};
+
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
