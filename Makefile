@@ -21,7 +21,7 @@ O		:= build
 ASAN_O		:= $(O)/asan
 
 CFLAGS		?= -O2 -g
-BASIC_CFLAGS	:= -std=gnu11 -Wall -Wformat=2 -MMD -MP -Iabidiff \
+BASIC_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE -Wall -Wformat=2 -MMD -MP -I. -Iabidiff \
 		   -DKABIDIFF_VERSION='"$(VERSION)"' \
 		   $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
 LIBS		:= $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null)
@@ -49,14 +49,20 @@ QUIET_LINK	= @echo '  LINK    ' $@;
 Q		= @
 endif
 
-# The ABI model and what it stands on: shared by the program and the tests.
-MODEL_SRCS	:= abidiff/print.c abidiff/bytes.c abidiff/jstr.c abidiff/what-index.c \
-		   abidiff/model.c abidiff/atomic-file.c \
-		   abidiff/snapshot-json.c
-CLI_SRCS	:= abidiff/main.c abidiff/cmd-show.c
-UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index
+# Everything but the command line: shared by the program and the tests.
+MODEL_SRCS	:= abidiff/print.c abidiff/bytes.c abidiff/jstr.c \
+		   abidiff/fileio.c abidiff/model.c abidiff/atomic-file.c \
+		   abidiff/snapshot-json.c abidiff/what-index.c
+ENGINE_SRCS	:= abidiff/docmatch.c
+COLLECTOR_SRCS	:= collectors/abidocs/parse.c collectors/abidocs/collect.c \
+		   collectors/sysfs/sysfs-dir.c guest-agent/walk.c
+LIB_SRCS	:= $(MODEL_SRCS) $(ENGINE_SRCS) $(COLLECTOR_SRCS)
+CLI_SRCS	:= abidiff/main.c abidiff/cmd-collect.c abidiff/cmd-docs.c \
+		   abidiff/cmd-show.c abidiff/cmd-undocumented.c
+UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \
+		   test-abidocs test-docmatch
 
-MODEL_OBJS	:= $(MODEL_SRCS:%.c=$(O)/%.o)
+LIB_OBJS	:= $(LIB_SRCS:%.c=$(O)/%.o)
 CLI_OBJS	:= $(CLI_SRCS:%.c=$(O)/%.o)
 UNIT_BINS	:= $(UNIT_TESTS:%=$(O)/tests/unit/%) \
 		   $(UNIT_TESTS:%=$(ASAN_O)/tests/unit/%)
@@ -77,10 +83,10 @@ $(shell mkdir -p $(O))
 $(file >$(FLAGS_FILE),$(FLAGS_NOW))
 endif
 
-$(O)/kabidiff: $(CLI_OBJS) $(MODEL_OBJS)
+$(O)/kabidiff: $(CLI_OBJS) $(LIB_OBJS)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-$(ASAN_O)/kabidiff: $(CLI_OBJS:$(O)/%=$(ASAN_O)/%) $(MODEL_OBJS:$(O)/%=$(ASAN_O)/%)
+$(ASAN_O)/kabidiff: $(CLI_OBJS:$(O)/%=$(ASAN_O)/%) $(LIB_OBJS:$(O)/%=$(ASAN_O)/%)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(ASAN_O)/%.o: %.c $(FLAGS_FILE)
@@ -91,10 +97,10 @@ $(O)/%.o: %.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(BASIC_CFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(O)/tests/unit/%: $(O)/tests/unit/%.o $(MODEL_OBJS)
+$(O)/tests/unit/%: $(O)/tests/unit/%.o $(LIB_OBJS)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
-$(ASAN_O)/tests/unit/%: $(ASAN_O)/tests/unit/%.o $(MODEL_OBJS:$(O)/%=$(ASAN_O)/%)
+$(ASAN_O)/tests/unit/%: $(ASAN_O)/tests/unit/%.o $(LIB_OBJS:$(O)/%=$(ASAN_O)/%)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
 $(O)/tests/unit/%.o $(ASAN_O)/tests/unit/%.o: \

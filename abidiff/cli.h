@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "compiler.h"
+#include "print.h"
 
 /* Exit statuses, the same for every command (see kabidiff(1)). */
 enum {
@@ -29,7 +30,17 @@ int usage_hint(const char *cmd);
  */
 int __printf(2, 3) usage_error(const char *cmd, const char *fmt, ...);
 
+/*
+ * print_errors_only() - a kabi_set_print() callback for commands whose
+ * output warnings would only clutter: errors to stderr, nothing else.
+ */
+void print_errors_only(enum kabi_print_level level, const char *fmt,
+		       va_list ap);
+
 /* The commands: each gets its own argv (argv[0] is the command name). */
+int do_collect(int argc, char **argv);
+int do_docs(int argc, char **argv);
 int do_show(int argc, char **argv);
+int do_undocumented(int argc, char **argv);
 
 #endif /* KABIDIFF_CLI_H */

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "compiler.h"
+#include "print.h"
 #include "banned.h"
 
 bool json_output;
@@ -26,8 +27,18 @@ struct cmd {
 };
 
 static const struct cmd commands[] = {
+	{ "collect", do_collect,
+	  "collect [-o FILE] [--docs DIR] [--sysfs-dir DIR]",
+	  "describe a kernel build as a snapshot" },
+	{ "docs", do_docs, "docs validate DIR",
+	  "check a tree's Documentation/ABI entries" },
+	{ "docs", do_docs, "docs search [--json] REGEX DIR",
+	  "the entries whose What: or description matches REGEX" },
 	{ "show", do_show, "show [--json] SNAPSHOT",
 	  "summarise a snapshot, or re-emit it as canonical JSON" },
+	{ "undocumented", do_undocumented,
+	  "undocumented --docs DIR (--sysfs-dir DIR | SNAPSHOT)",
+	  "the sysfs attributes no entry documents, and the coverage" },
 };
 
 int usage_hint(const char *cmd)
@@ -75,6 +86,16 @@ static const struct cmd *find_command(const char *name)
 		if (!strcmp(commands[i].name, name))
 			return &commands[i];
 	return NULL;
+}
+
+void print_errors_only(enum kabi_print_level level, const char *fmt,
+		       va_list ap)
+{
+	if (level != KABI_ERROR)
+		return;
+	fputs("kabidiff: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
 }
 
 /* What git's run_builtin() does: output that did not arrive is trouble. */

@@ -10,19 +10,17 @@
  * records in canonical order; strings go through the byte codec of jstr.h.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
 #include "atomic-file.h"
 #include "bytes.h"
 #include "compiler.h"
+#include "fileio.h"
 #include "jstr.h"
 #include "print.h"
 #include "snapshot-json.h"
@@ -803,57 +801,6 @@ static int load_snapshot(const struct loader *ld, const json_t *root,
 	return err;
 }
 
-/* Read all of @path into memory; 0 or -errno, reported. */
-static int read_file(const char *path, char **buf, size_t *len)
-{
-	size_t alloc = 0, n = 0;
-	struct stat st;
-	char *p = NULL;
-	int fd, err = 0;
-	ssize_t got;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		err = -errno;
-		goto out;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		err = -EISDIR;
-		goto out;
-	}
-	do {
-		if (n == alloc) {
-			char *q;
-
-			alloc = alloc ? alloc * 2 : 65536;
-			q = realloc(p, alloc);
-			if (!q) {
-				err = -ENOMEM;
-				goto out;
-			}
-			p = q;
-		}
-		got = read(fd, p + n, alloc - n);
-		if (got < 0 && errno != EINTR) {
-			err = -errno;
-			goto out;
-		}
-		if (got > 0)
-			n += got;
-	} while (got);
-out:
-	if (fd >= 0)
-		close(fd);
-	if (err) {
-		pr_err("%s: %s", path, strerror(-err));
-		free(p);
-		return err;
-	}
-	*buf = p;
-	*len = n;
-	return 0;
-}
-
 struct snapshot *snapshot__load(const char *path)
 {
 	struct loader ld = { .file = path };
@@ -1044,9 +991,8 @@ static json_t *build_sysfs_node(const void *rec)
 	return finish(obj, err);
 }
 
-static json_t *build_doc(const void *rec)
+json_t *doc_entry__to_json(const struct doc_entry *d)
 {
-	const struct doc_entry *d = rec;
 	json_t *obj = json_object(), *what = json_array();
 	int err = 0;
 	size_t i;
@@ -1064,6 +1010,11 @@ static json_t *build_doc(const void *rec)
 	set_str(obj, "users", d->users, &err);
 	set_str(obj, "description", d->description, &err);
 	return finish(obj, err);
+}
+
+static json_t *build_doc(const void *rec)
+{
+	return doc_entry__to_json(rec);
 }
 
 /* The array of @nr records of @size bytes at @v, one build_one() each. */

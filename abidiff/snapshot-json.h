@@ -9,6 +9,8 @@
 
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "model.h"
 
 /*
@@ -37,5 +39,11 @@ int snapshot__write(struct snapshot *s, FILE *f);
  * Returns 0 or -errno, reported through kabi_pr().
  */
 int snapshot__save(struct snapshot *s, const char *path);
+
+/*
+ * doc_entry__to_json() - one doc entry in its snapshot form, for commands
+ * that print entries as JSON.  A new reference, or NULL (ENOMEM).
+ */
+json_t *doc_entry__to_json(const struct doc_entry *d);
 
 #endif /* KABIDIFF_SNAPSHOT_JSON_H */

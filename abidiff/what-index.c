@@ -16,14 +16,15 @@
  *                                one or more of them
  *   /sys/fs/ext4/features/lazy_* * is zero or more characters of a component
  *   /sys/.../power/{on,off}      {a,b} is one of the alternatives, which may
- *                                hold '/' and wildcards but no braces
+ *                                hold '/', wildcards and braces
  *   /sys/devices/.../power       a component "..." is zero or more whole
  *                                components
  *
+ * IIO's ".../triggerX/name = "value"" documents the path before " = ".
  * Anything else is a literal character.  A pattern is anchored at both ends:
  * it matches a whole path, never a prefix of one, and no wildcard but "..."
  * crosses a '/'.  An unbalanced < [ { } ] > makes a pattern unparsable; so do
- * a relative path, an empty alternative list and whitespace.
+ * a relative path, an empty alternative and whitespace outside <...>.
  *
  * The index.  Braces are expanded first, so each pattern becomes one or more
  * paths of components, and the components of all patterns form a trie.  An
@@ -539,6 +540,37 @@ static int add_expanded(struct what_index *idx, const char *pat, size_t len,
 	return idx ? add_id(node, id) : 0;
 }
 
+/* The '}' closing the '{' at @open, nesting counted; NULL if none. */
+static const char *matching_brace(const char *open, const char *end)
+{
+	const char *p;
+	int depth = 0;
+
+	for (p = open; p < end; p++) {
+		if (*p == '{')
+			depth++;
+		else if (*p == '}' && !--depth)
+			return p;
+	}
+	return NULL;
+}
+
+/* The ',' or '}' that ends the alternative at @alt, nesting counted. */
+static const char *next_alternative(const char *alt, const char *close)
+{
+	int depth = 0;
+
+	for (; alt < close; alt++) {
+		if (*alt == '{')
+			depth++;
+		else if (*alt == '}')
+			depth--;
+		else if (*alt == ',' && !depth)
+			break;
+	}
+	return alt;
+}
+
 /*
  * Expand the first {a,b,...} of @pat (@len bytes) and recurse on each
  * alternative; a pattern without braces is added.  *@count limits the
@@ -559,16 +591,16 @@ static int expand(struct what_index *idx, const char *pat, size_t len,
 		}
 		return add_expanded(idx, pat, len, id, why);
 	}
-	close = memchr(open, '}', pat + len - open);
-	if (!close || memchr(open + 1, '{', close - open - 1)) {
-		*why = close ? "nested '{'" : "unclosed '{'";
+	close = matching_brace(open, pat + len);
+	if (!close) {
+		*why = "unclosed '{'";
 		return -EINVAL;
 	}
 	head = open - pat;
 	tail = pat + len - close - 1;
 	for (alt = open + 1; alt <= close; ) {
-		const char *comma = memchr(alt, ',', close - alt);
-		size_t alen = (comma ? comma : close) - alt;
+		const char *comma = next_alternative(alt, close);
+		size_t alen = comma - alt;
 
 		if (!alen) {
 			*why = "empty {...} alternative";
@@ -590,16 +622,27 @@ static int compile(struct what_index *idx, const char *pattern, uint32_t id,
 {
 	const char *dummy;
 	size_t len = strlen(pattern), i;
+	bool in_name = false;
 	int count = 0;
 
 	if (!why)
 		why = &dummy;
+	/* IIO's "What: .../triggerX/name = "value"" documents the name */
+	for (i = 0; i + 2 < len; i++)
+		if (!memcmp(pattern + i, " = ", 3))
+			len = i;
 	if (len >= WHAT_MAX_PATTERN) {
 		*why = "pattern too long";
 		return -EINVAL;
 	}
+	/* "<config num>" names one thing; a blank elsewhere ends the path */
 	for (i = 0; i < len; i++) {
-		if (pattern[i] == ' ' || pattern[i] == '\t' || pattern[i] == '\n') {
+		if (pattern[i] == '<')
+			in_name = true;
+		else if (pattern[i] == '>')
+			in_name = false;
+		else if (!in_name && (pattern[i] == ' ' || pattern[i] == '\t' ||
+				      pattern[i] == '\n')) {
 			*why = "whitespace in pattern";
 			return -EINVAL;
 		}

@@ -53,6 +53,12 @@ static void test_literal_and_anchoring(void **state)
 	assert_false(one("/sys/kernel/uevent", "/sys/kernel/uevent_seqnum"));
 	assert_false(one("/sys/kernel/uevent_seqnum", "/sys/kernel/uevent"));
 	assert_true(one("/sys/kernel//mm/", "/sys/kernel/mm"));
+	/* IIO's "name = value" form documents the name */
+	assert_true(one("/sys/bus/iio/devices/triggerX/name = \"adxl372-devX-peak\"",
+			"/sys/bus/iio/devices/trigger0/name"));
+	/* a blank inside <...> is part of the name */
+	assert_true(one("/sys/bus/usb/devices/<config num>/x",
+			"/sys/bus/usb/devices/1-1:1.0/x"));
 }
 
 static void test_angle_brackets(void **state)
@@ -117,6 +123,10 @@ static void test_braces(void **state)
 	assert_true(one("/sys/x/{a/b,c}/d", "/sys/x/c/d"));
 	assert_true(one("/sys/x/in{0,1}_{min,max}", "/sys/x/in1_max"));
 	assert_true(one("/sys/x/{cpuX,nodeY}/z", "/sys/x/node3/z"));
+	/* nested, as sysfs-driver-toshiba_acpi writes them */
+	assert_true(one("/sys/x/TOS{1900,620{0,7,8}}:00", "/sys/x/TOS6207:00"));
+	assert_true(one("/sys/x/TOS{1900,620{0,7,8}}:00", "/sys/x/TOS1900:00"));
+	assert_false(one("/sys/x/TOS{1900,620{0,7,8}}:00", "/sys/x/TOS6201:00"));
 }
 
 static void test_globstar(void **state)
@@ -155,7 +165,7 @@ static void test_unparsable(void **state)
 	expect_bad("/sys/[0-9", "unclosed '['");
 	expect_bad("/sys/a]", "unbalanced '<', '[' or '{'");
 	expect_bad("/sys/{a,b", "unclosed '{'");
-	expect_bad("/sys/{a,{b,c}}", "nested '{'");
+	expect_bad("/sys/{a,{b,c}", "unclosed '{'");
 	expect_bad("/sys/a}", "unbalanced '<', '[' or '{'");
 	expect_bad("/sys/{a,,b}", "empty {...} alternative");
 	expect_bad("/sys/{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}{q,r}",

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kabidiff docs validate DIR
+ * kabidiff docs search [--json] REGEX DIR
+ *
+ * Checks on the documentation alone: DIR is a kernel tree or its
+ * Documentation/ABI directory.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "cli.h"
+#include "collectors/abidocs/abidocs.h"
+#include "print.h"
+#include "snapshot-json.h"
+#include "banned.h"
+
+static const char docs_usage[] =
+	"Usage: kabidiff docs validate DIR\n"
+	"       kabidiff docs search [--json] REGEX DIR\n\n"
+	"DIR is a kernel tree or its Documentation/ABI directory.\n\n"
+	"validate  print every warning about the entries (FILE#LINE: problem)\n"
+	"          and a summary; exit 1 if an entry is malformed\n"
+	"search    print the entries whose What: or description matches the\n"
+	"          extended regular expression REGEX; exit 1 if none does\n";
+
+/* validate's product is its warnings: they go to stdout, errors to stderr. */
+static void print_to_stdout(enum kabi_print_level level, const char *fmt,
+			    va_list ap)
+{
+	FILE *f = level == KABI_WARN ? stdout : stderr;
+
+	if (level > KABI_WARN)
+		return;
+	if (level == KABI_ERROR)
+		fputs("kabidiff: ", f);
+	vfprintf(f, fmt, ap);
+	fputc('\n', f);
+}
+
+static int do_validate(int argc, char **argv)
+{
+	struct abidocs_stats st = { 0 };
+	struct snapshot *s;
+	int err;
+
+	if (argc != 2)
+		return usage_error("docs", "docs validate needs exactly one DIR");
+	s = snapshot__new();
+	if (!s)
+		return EXIT_TROUBLE;
+	kabi_set_print(print_to_stdout);
+	err = abidocs__collect(argv[1], s, &st);
+	snapshot__free(s);
+	if (err)
+		return EXIT_TROUBLE;
+	printf("%u files, %u entries: %u warnings, %u malformed entries\n",
+	       st.files, st.entries, st.warnings, st.malformed);
+	return st.malformed ? EXIT_BREAK : EXIT_OK;
+}
+
+static bool entry_matches(const struct doc_entry *d, const regex_t *re)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_what; i++)
+		if (!regexec(re, d->what[i], 0, NULL, 0))
+			return true;
+	return d->description && !regexec(re, d->description, 0, NULL, 0);
+}
+
+static void show_field(const char *label, const char *value)
+{
+	if (!value)
+		return;
+	printf("  %-9s", label);
+	fputs_quoted(value, stdout);
+	putchar('\n');
+}
+
+static void show_entry_text(const struct doc_entry *d)
+{
+	char where[4200];
+	size_t i;
+
+	for (i = 0; i < d->nr_what; i++) {
+		fputs_quoted(d->what[i], stdout);
+		putchar('\n');
+	}
+	snprintf(where, sizeof(where), "Documentation/ABI/%s#%u", d->file,
+		 d->line);
+	show_field("level", abi_level__name(d->level));
+	show_field("file", where);
+	show_field("contact", d->contact);
+	show_field("users", d->users);
+	putchar('\n');
+}
+
+static int show_matches(const struct snapshot *s, const regex_t *re)
+{
+	json_t *arr = json_output ? json_array() : NULL;
+	size_t i, found = 0;
+	int ret = EXIT_OK;
+
+	for (i = 0; i < s->docs.nr; i++) {
+		const struct doc_entry *d = &s->docs.v[i];
+
+		if (!entry_matches(d, re))
+			continue;
+		found++;
+		if (!json_output)
+			show_entry_text(d);
+		else if (json_array_append_new(arr, doc_entry__to_json(d)))
+			ret = EXIT_TROUBLE;
+	}
+	if (json_output) {
+		if (ret || json_dumpf(arr, stdout, JSON_INDENT(2)) ||
+		    putchar('\n') == EOF)
+			ret = EXIT_TROUBLE;
+		json_decref(arr);
+	}
+	if (ret)
+		fprintf(stderr, "kabidiff: out of memory\n");
+	return ret ? ret : found ? EXIT_OK : EXIT_BREAK;
+}
+
+static int do_search(int argc, char **argv)
+{
+	struct abidocs_stats st = { 0 };
+	struct snapshot *s;
+	char msg[256];
+	regex_t re;
+	int err, ret;
+
+	if (argc != 3)
+		return usage_error("docs", "docs search needs REGEX and DIR");
+	err = regcomp(&re, argv[1], REG_EXTENDED | REG_NOSUB);
+	if (err) {
+		regerror(err, &re, msg, sizeof(msg));
+		return usage_error("docs", "bad regular expression '%s': %s",
+				   argv[1], msg);
+	}
+	s = snapshot__new();
+	kabi_set_print(print_errors_only);
+	err = s ? abidocs__collect(argv[2], s, &st) : -ENOMEM;
+	ret = err ? EXIT_TROUBLE : show_matches(s, &re);
+	regfree(&re);
+	snapshot__free(s);
+	return ret;
+}
+
+int do_docs(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "json",	no_argument,	NULL, 'j' },
+		{ "help",	no_argument,	NULL, 'h' },
+		{ 0 }
+	};
+	int opt;
+
+	/* options may come anywhere; "--" before a REGEX starting with '-' */
+	while ((opt = getopt_long(argc, argv, "jh", options, NULL)) >= 0) {
+		switch (opt) {
+		case 'j':
+			json_output = true;
+			break;
+		case 'h':
+			fputs(docs_usage, stdout);
+			return EXIT_OK;
+		default:
+			return usage_hint("docs");
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (!argc)
+		return usage_error("docs", "docs needs validate or search");
+	if (!strcmp(argv[0], "validate"))
+		return do_validate(argc, argv);
+	if (!strcmp(argv[0], "search"))
+		return do_search(argc, argv);
+	return usage_error("docs", "'%s' is not a docs subcommand", argv[0]);
+}

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Matching a sysfs tree against Documentation/ABI, aliases included.
+ *
+ * A sysfs node has one real path and often several more names through
+ * links: /sys/class/net/eth0 is a link to /sys/devices/.../net/eth0, so
+ * /sys/class/net/eth0/mtu names the same attribute as the real path, and
+ * the documentation may use either.  A node is documented when any of its
+ * names matches a What: pattern.
+ *
+ * Listing every alias of every node first would be wasteful: most names
+ * through links (".../subsystem/devices/...", ".../device/driver/...") match
+ * no pattern, and there are many of them.  Instead one depth-first walk goes
+ * down the tree from its roots carrying a what_index cursor, the set of
+ * patterns still alive for the name walked so far.  At a link it goes on
+ * into the link's target with the link's name, so the target and all below
+ * it are matched under their alias names in the same pass.  Wherever the
+ * cursor becomes empty no pattern can match any name below, and the walk
+ * stops there: that is what keeps following links cheap.
+ *
+ * Loops are cut by never entering a target that the current name already
+ * passed through, and names are bounded to DOCMATCH_MAX_LINKS links.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "docmatch.h"
+#include "what-index.h"
+#include "banned.h"
+
+/* Deeper names are not matched; real sysfs paths are far shorter. */
+#define MAX_DEPTH	256
+
+struct tree {
+	const struct sysfs_node *v;
+	size_t nr;
+	int32_t *parent;	/* index of the parent directory, or -1 */
+	int32_t *first;		/* children of i: child[first[i] .. first[i+1]) */
+	int32_t *child;
+	int32_t *target;	/* links: index of the target, or -1 */
+};
+
+struct matcher {
+	struct tree t;
+	const struct doc_entry *docs;
+	struct what_index *idx;
+	int32_t *entry;
+	struct what_cursor cursor[MAX_DEPTH];
+	int32_t links[DOCMATCH_MAX_LINKS];	/* targets the name passed */
+	int nr_links;
+	int32_t node;		/* the node whose entries are being noted */
+};
+
+/* The node at @path (@len bytes), by binary search; -1 when absent. */
+static int32_t find(const struct tree *t, const char *path, size_t len)
+{
+	size_t lo = 0, hi = t->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *p = t->v[mid].path;
+		int c = strncmp(p, path, len);
+
+		if (!c && p[len])
+			c = 1;
+		if (!c)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/*
+ * The absolute path a link at @link holding @target points to, with "." and
+ * ".." resolved by name (as the kernel's relative sysfs links are meant).
+ * Returns a malloc()ed string or NULL (ENOMEM).
+ */
+static char *resolve_link(const char *link, const char *target)
+{
+	size_t dirlen = basename_of(link) - link;
+	size_t len = dirlen + strlen(target) + 2, out = 0;
+	char *path = malloc(len), *res = malloc(len);
+	const char *p, *end;
+
+	if (!path || !res) {
+		free(path);
+		free(res);
+		return NULL;
+	}
+	if (target[0] == '/')
+		snprintf(path, len, "%s", target);
+	else
+		snprintf(path, len, "%.*s%s", (int)dirlen, link, target);
+	for (p = path; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, '/');
+		if (end == p || (end - p == 1 && p[0] == '.'))
+			continue;
+		if (end - p == 2 && p[0] == '.' && p[1] == '.') {
+			while (out && res[--out] != '/')
+				;
+			continue;
+		}
+		res[out++] = '/';
+		memcpy(res + out, p, end - p);
+		out += end - p;
+	}
+	res[out] = '\0';
+	free(path);
+	return res;
+}
+
+/* Parents, children in path order (a CSR array) and link targets. */
+static int build_tree(struct tree *t)
+{
+	size_t i, n = t->nr;
+	int32_t *fill;
+
+	t->parent = calloc(n + 1, sizeof(int32_t));
+	t->first = calloc(n + 2, sizeof(int32_t));
+	t->child = calloc(n + 1, sizeof(int32_t));
+	t->target = calloc(n + 1, sizeof(int32_t));
+	fill = calloc(n + 1, sizeof(int32_t));
+	if (!t->parent || !t->first || !t->child || !t->target || !fill)
+		goto out_nomem;
+	for (i = 0; i < n; i++) {
+		const char *path = t->v[i].path;
+
+		t->parent[i] = find(t, path, basename_of(path) - path - 1);
+		if (t->parent[i] >= 0)
+			t->first[t->parent[i] + 1]++;
+		t->target[i] = -1;
+		if (t->v[i].kind == NODE_LINK && t->v[i].target) {
+			char *abs = resolve_link(path, t->v[i].target);
+
+			if (!abs)
+				goto out_nomem;
+			t->target[i] = find(t, abs, strlen(abs));
+			free(abs);
+		}
+	}
+	for (i = 0; i < n; i++)
+		t->first[i + 1] += t->first[i];
+	for (i = 0; i < n; i++)
+		if (t->parent[i] >= 0)
+			t->child[t->first[t->parent[i]] + fill[t->parent[i]]++] = i;
+	free(fill);
+	return 0;
+
+out_nomem:
+	free(fill);
+	return -ENOMEM;
+}
+
+static void free_tree(struct tree *t)
+{
+	free(t->parent);
+	free(t->first);
+	free(t->child);
+	free(t->target);
+}
+
+/* A pattern of entry @id matches the current node: keep the best entry. */
+static void note_entry(uint32_t id, void *ctx)
+{
+	struct matcher *m = ctx;
+	int32_t *best = &m->entry[m->node];
+
+	if (*best < 0 || m->docs[id].level < m->docs[*best].level ||
+	    (m->docs[id].level == m->docs[*best].level && (int32_t)id < *best))
+		*best = id;
+}
+
+static void note(struct matcher *m, int32_t node, const struct what_cursor *c)
+{
+	m->node = node;
+	what_cursor__entries(c, note_entry, m);
+}
+
+static bool passed_through(const struct matcher *m, int32_t target)
+{
+	int i;
+
+	for (i = 0; i < m->nr_links; i++)
+		if (m->links[i] == target)
+			return true;
+	return false;
+}
+
+/*
+ * @node has been reached by a name whose cursor is m->cursor[depth]: note
+ * its entries and go on below it, through a link into the link's target.
+ */
+static int visit(struct matcher *m, int32_t node, int depth)
+{
+	const struct what_cursor *c = &m->cursor[depth];
+	int32_t dir = node, i;
+	bool through_link = false;
+	int err = 0;
+
+	note(m, node, c);
+	if (m->t.v[node].kind == NODE_LINK) {
+		dir = m->t.target[node];
+		if (dir < 0 || m->nr_links == DOCMATCH_MAX_LINKS ||
+		    passed_through(m, dir))
+			return 0;
+		note(m, dir, c);
+		m->links[m->nr_links++] = dir;
+		through_link = true;
+	}
+	for (i = m->t.first[dir]; !err && i < m->t.first[dir + 1]; i++) {
+		int32_t kid = m->t.child[i];
+		const char *name = basename_of(m->t.v[kid].path);
+
+		if (depth + 1 == MAX_DEPTH)
+			break;
+		err = what_index__step(m->idx, c, name, strlen(name),
+				       &m->cursor[depth + 1]);
+		if (!err && m->cursor[depth + 1].nr)
+			err = visit(m, kid, depth + 1);
+	}
+	if (through_link)
+		m->nr_links--;
+	return err;
+}
+
+/* Step the cursor from the index's root over every component of @path. */
+static int cursor_for_path(struct matcher *m, const char *path,
+			   struct what_cursor *out)
+{
+	struct what_cursor tmp;
+	const char *p, *end;
+	int err;
+
+	what_cursor__init(&tmp);
+	err = what_index__root(m->idx, out);
+	for (p = path; !err && *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, '/');
+		if (end == p)
+			continue;
+		err = what_index__step(m->idx, out, p, end - p, &tmp);
+		if (!err) {
+			struct what_cursor swap = *out;
+
+			*out = tmp;
+			tmp = swap;
+		}
+	}
+	what_cursor__release(&tmp);
+	return err;
+}
+
+static int index_docs(struct matcher *m, const struct snapshot *docs)
+{
+	size_t i, j;
+	int err;
+
+	m->idx = what_index__new();
+	if (!m->idx)
+		return -ENOMEM;
+	for (i = 0; i < docs->docs.nr; i++) {
+		const struct doc_entry *d = &docs->docs.v[i];
+
+		for (j = 0; j < d->nr_what; j++) {
+			/* the parser has warned about bad patterns already */
+			err = what_index__add(m->idx, d->what[j], i, NULL);
+			if (err == -ENOMEM)
+				return err;
+		}
+	}
+	return 0;
+}
+
+int docmatch__run(const struct snapshot *tree, const struct snapshot *docs,
+		  int32_t *entry)
+{
+	struct matcher *m = calloc(1, sizeof(*m));
+	size_t i;
+	int err;
+
+	if (!m)
+		return -ENOMEM;
+	m->t.v = tree->sysfs.v;
+	m->t.nr = tree->sysfs.nr;
+	m->docs = docs->docs.v;
+	m->entry = entry;
+	for (i = 0; i < m->t.nr; i++)
+		entry[i] = -1;
+	for (i = 0; i < MAX_DEPTH; i++)
+		what_cursor__init(&m->cursor[i]);
+	err = build_tree(&m->t);
+	if (!err)
+		err = index_docs(m, docs);
+	for (i = 0; !err && i < m->t.nr; i++) {
+		if (m->t.parent[i] >= 0)
+			continue;	/* a root: "/sys", "/proc/sys" */
+		err = cursor_for_path(m, m->t.v[i].path, &m->cursor[0]);
+		if (!err && m->cursor[0].nr)
+			err = visit(m, i, 0);
+	}
+	for (i = 0; i < MAX_DEPTH; i++)
+		what_cursor__release(&m->cursor[i]);
+	what_index__free(m->idx);
+	free_tree(&m->t);
+	free(m);
+	return err;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The Documentation/ABI collector: reads a kernel tree's ABI documentation
+ * into the docs part of a snapshot.
+ *
+ * The format is the one Documentation/ABI/README describes: entries of
+ * "Tag: value" fields, one or more What: lines first.  Warnings go through
+ * kabi_pr(KABI_WARN, ...) as "FILE#LINE: what is wrong", FILE relative to the
+ * directory above Documentation/ABI ("Documentation/ABI/testing/sysfs-foo").
+ */
+#ifndef KABIDIFF_ABIDOCS_H
+#define KABIDIFF_ABIDOCS_H
+
+#include <stddef.h>
+
+#include "model.h"
+
+struct abidocs_stats {
+	unsigned int files;
+	unsigned int entries;
+	unsigned int warnings;
+	unsigned int malformed;	/* entries that are not well formed */
+};
+
+/*
+ * abidocs__collect() - read the ABI documentation under @dir into @s.
+ *
+ * @dir is a kernel tree or its Documentation/ABI directory.  Files are read
+ * from the level directories (stable/, testing/, unstable/, obsolete/,
+ * private/, removed/) and their subdirectories, in name order.  Marks the
+ * docs part of @s collected; counts go to @st, which must be zeroed.
+ * Returns 0, or -errno when a directory or file cannot be read (reported).
+ * A malformed entry is a warning, not an error: see @st.
+ */
+int abidocs__collect(const char *dir, struct snapshot *s,
+		     struct abidocs_stats *st);
+
+/*
+ * abidocs__parse() - parse the text of one file: @len bytes at @buf, which
+ * need not be NUL-terminated, as the file named @file (for warnings and the
+ * entries' file field) of level @level.  Appends entries to @s.  Returns 0
+ * or -ENOMEM.
+ */
+int abidocs__parse(const char *file, enum abi_level level, const char *buf,
+		   size_t len, struct snapshot *s, struct abidocs_stats *st);
+
+/*
+ * abidocs__check_duplicates() - warn about each What: pattern that entries in
+ * two different files both document.  Returns 0 or -ENOMEM.
+ */
+int abidocs__check_duplicates(const struct snapshot *s,
+			      struct abidocs_stats *st);
+
+#endif /* KABIDIFF_ABIDOCS_H */

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "guest-agent/walk.h"
+#include "print.h"
+#include "sysfs-dir.h"
+#include "banned.h"
+
+struct collect {
+	const char *prefix;
+	struct snapshot *s;
+};
+
+static const enum node_kind node_kinds[] = {
+	[WALK_DIR]	= NODE_DIR,
+	[WALK_FILE]	= NODE_FILE,
+	[WALK_LINK]	= NODE_LINK,
+	[WALK_OTHER]	= NODE_OTHER,
+};
+
+static int add_node(const struct walk_node *wn, void *ctx)
+{
+	struct collect *c = ctx;
+	struct sysfs_node *n = snapshot__add_sysfs_node(c->s);
+	size_t len;
+
+	if (!n)
+		return -ENOMEM;
+	len = strlen(c->prefix) + strlen(wn->path) + 2;
+	n->path = malloc(len);
+	if (!n->path)
+		return -ENOMEM;
+	snprintf(n->path, len, "%s%s%s", c->prefix, *wn->path ? "/" : "",
+		 wn->path);
+	n->kind = node_kinds[wn->kind];
+	n->mode = wn->mode;
+	if (wn->target) {
+		n->target = strdup(wn->target);
+		if (!n->target)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int sysfs_dir__collect(const char *dir, const char *prefix,
+		       struct snapshot *s)
+{
+	struct collect c = { .prefix = prefix, .s = s };
+	int err;
+
+	s->sysfs.collected = true;
+	err = walk_tree(dir, add_node, &c);
+	if (err)
+		pr_err("%s: %s", dir, strerror(-err));
+	return err;
+}

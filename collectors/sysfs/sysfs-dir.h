@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The sysfs part of a snapshot from a directory: a live /sys, or a copy of
+ * one (dirs, files and links), walked with the guest agent's own walker.
+ */
+#ifndef KABIDIFF_SYSFS_DIR_H
+#define KABIDIFF_SYSFS_DIR_H
+
+#include "model.h"
+
+/*
+ * sysfs_dir__collect() - add every node under @dir to @s as the tree @prefix
+ * ("/sys"): @dir/kernel/mm becomes "/sys/kernel/mm".
+ *
+ * Records path, kind, permission bits and link targets; values are not read.
+ * Links are not followed and other filesystems mounted inside are not entered.
+ * Marks the sysfs part collected.  Returns 0 or -errno (reported).
+ */
+int sysfs_dir__collect(const char *dir, const char *prefix,
+		       struct snapshot *s);
+
+#endif /* KABIDIFF_SYSFS_DIR_H */

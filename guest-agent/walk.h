@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Walking a sysfs-like tree without following links and without writing.
+ *
+ * Shared by the guest agent (PID 1 inside QEMU) and the host, which walks a
+ * live or copied tree with it: it includes nothing of kabidiff's and needs
+ * only libc, so it builds static for the guest.
+ */
+#ifndef KABI_WALK_H
+#define KABI_WALK_H
+
+enum walk_kind {
+	WALK_DIR,
+	WALK_FILE,
+	WALK_LINK,
+	WALK_OTHER,
+};
+
+struct walk_node {
+	const char *path;	/* relative to the root: "" for the root itself,
+				 * else "kernel/uevent_seqnum" */
+	enum walk_kind kind;
+	unsigned int mode;	/* permission bits */
+	const char *target;	/* links: what the link holds, else NULL */
+};
+
+/*
+ * walk_tree() - call @visit for @root and every node below it, parents
+ * before children, each directory's entries in name order.
+ *
+ * Links are reported, never followed; directories on another filesystem
+ * than @root (mount points) are reported but not entered.  A directory that
+ * cannot be read is reported and its contents skipped.  Returns 0, -errno
+ * when @root itself cannot be read, or the first non-zero value @visit
+ * returned, which stops the walk.
+ */
+int walk_tree(const char *root,
+	      int (*visit)(const struct walk_node *node, void *ctx), void *ctx);
+
+#endif /* KABI_WALK_H */
