@@ -60,7 +60,7 @@ static int collect(struct snapshot *s, const char *docs_dir,
 	if (docs_dir)
 		err = abidocs__collect(docs_dir, s, st);
 	if (!err && sysfs_dir)
-		err = sysfs_dir__collect(sysfs_dir, "/sys", s);
+		err = sysfs_dir__collect(sysfs_dir, "/sys", true, s);
 	if (!err)
 		err = snapshot__sort(s, "collected snapshot");
 	if (!err && docs_dir && sysfs_dir)

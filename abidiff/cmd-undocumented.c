@@ -220,7 +220,7 @@ static struct snapshot *load_tree(const char *sysfs_dir, const char *file)
 		s = snapshot__new();
 	if (!s)
 		return NULL;
-	if (sysfs_dir && (sysfs_dir__collect(sysfs_dir, "/sys", s) ||
+	if (sysfs_dir && (sysfs_dir__collect(sysfs_dir, "/sys", false, s) ||
 			  snapshot__sort(s, sysfs_dir))) {
 		snapshot__free(s);
 		return NULL;

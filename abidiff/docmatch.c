@@ -20,6 +20,11 @@
  *
  * Loops are cut by never entering a target that the current name already
  * passed through, and names are bounded to DOCMATCH_MAX_LINKS links.
+ *
+ * Many links lead into the same directory with the same patterns alive:
+ * every device's "subsystem" link, when only "/sys/.../uevent"-like patterns
+ * are left.  Walking that directory again could find nothing new, so each
+ * (target, set of live patterns) is walked once (struct seen_set).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -43,8 +48,26 @@ struct tree {
 	int32_t *target;	/* links: index of the target, or -1 */
 };
 
+/* The (link target, cursor) pairs already walked: open addressing. */
+struct seen {
+	int32_t dir;		/* -1: free slot */
+	int links;		/* how many links the name had passed */
+	uint64_t hash;
+	size_t nr;
+	uintptr_t *set;		/* the cursor's trie nodes, sorted */
+};
+
+struct seen_set {
+	struct seen *v;
+	size_t size;		/* a power of two */
+	size_t nr;
+	uintptr_t *scratch;
+	size_t scratch_alloc;
+};
+
 struct matcher {
 	struct tree t;
+	struct seen_set seen;
 	const struct doc_entry *docs;
 	struct what_index *idx;
 	int32_t *entry;
@@ -172,12 +195,22 @@ static void free_tree(struct tree *t)
 	free(t->target);
 }
 
+/* A directory, or a link to one: what a pattern ending in '/' names. */
+static bool is_directory(const struct tree *t, int32_t node)
+{
+	if (t->v[node].kind == NODE_LINK && t->target[node] >= 0)
+		node = t->target[node];
+	return t->v[node].kind == NODE_DIR;
+}
+
 /* A pattern of entry @id matches the current node: keep the best entry. */
-static void note_entry(uint32_t id, void *ctx)
+static void note_entry(uint32_t id, bool dir_only, void *ctx)
 {
 	struct matcher *m = ctx;
 	int32_t *best = &m->entry[m->node];
 
+	if (dir_only && !is_directory(&m->t, m->node))
+		return;
 	if (*best < 0 || m->docs[id].level < m->docs[*best].level ||
 	    (m->docs[id].level == m->docs[*best].level && (int32_t)id < *best))
 		*best = id;
@@ -199,6 +232,102 @@ static bool passed_through(const struct matcher *m, int32_t target)
 	return false;
 }
 
+static int uintptr_cmp(const void *pa, const void *pb)
+{
+	uintptr_t a = *(const uintptr_t *)pa, b = *(const uintptr_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+static uint64_t set_hash(int32_t dir, const uintptr_t *set, size_t nr)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ (uint32_t)dir;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		h = (h ^ set[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static int seen_grow(struct seen_set *ss)
+{
+	size_t size = ss->size ? ss->size * 2 : 1024, i, j;
+	struct seen *v = malloc(size * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < size; i++)
+		v[i].dir = -1;
+	for (i = 0; i < ss->size; i++) {
+		if (ss->v[i].dir < 0)
+			continue;
+		for (j = ss->v[i].hash & (size - 1); v[j].dir >= 0;
+		     j = (j + 1) & (size - 1))
+			;
+		v[j] = ss->v[i];
+	}
+	free(ss->v);
+	ss->v = v;
+	ss->size = size;
+	return 0;
+}
+
+/*
+ * Has directory @dir been walked with the patterns of @c alive, by a name
+ * through @links links, before?
+ * Records it if not.  Returns 1, 0, or -ENOMEM.
+ */
+static int seen_before(struct seen_set *ss, int32_t dir, int links,
+		       const struct what_cursor *c)
+{
+	uint64_t hash;
+	size_t i;
+
+	if (c->nr > ss->scratch_alloc) {
+		free(ss->scratch);
+		ss->scratch_alloc = c->nr * 2;
+		ss->scratch = malloc(ss->scratch_alloc * sizeof(uintptr_t));
+		if (!ss->scratch)
+			return -ENOMEM;
+	}
+	for (i = 0; i < c->nr; i++)
+		ss->scratch[i] = (uintptr_t)c->v[i];
+	qsort(ss->scratch, c->nr, sizeof(uintptr_t), uintptr_cmp);
+	hash = set_hash(dir, ss->scratch, c->nr);
+	if (2 * (ss->nr + 1) > ss->size && seen_grow(ss))
+		return -ENOMEM;
+	for (i = hash & (ss->size - 1); ss->v[i].dir >= 0;
+	     i = (i + 1) & (ss->size - 1)) {
+		const struct seen *e = &ss->v[i];
+
+		if (e->dir == dir && e->links == links && e->hash == hash &&
+		    e->nr == c->nr &&
+		    !memcmp(e->set, ss->scratch, c->nr * sizeof(uintptr_t)))
+			return 1;
+	}
+	ss->v[i].set = malloc(c->nr * sizeof(uintptr_t) + 1);
+	if (!ss->v[i].set)
+		return -ENOMEM;
+	memcpy(ss->v[i].set, ss->scratch, c->nr * sizeof(uintptr_t));
+	ss->v[i].dir = dir;
+	ss->v[i].links = links;
+	ss->v[i].hash = hash;
+	ss->v[i].nr = c->nr;
+	ss->nr++;
+	return 0;
+}
+
+static void seen_free(struct seen_set *ss)
+{
+	size_t i;
+
+	for (i = 0; i < ss->size; i++)
+		if (ss->v[i].dir >= 0)
+			free(ss->v[i].set);
+	free(ss->v);
+	free(ss->scratch);
+}
+
 /*
  * @node has been reached by a name whose cursor is m->cursor[depth]: note
  * its entries and go on below it, through a link into the link's target.
@@ -217,6 +346,9 @@ static int visit(struct matcher *m, int32_t node, int depth)
 		    passed_through(m, dir))
 			return 0;
 		note(m, dir, c);
+		err = seen_before(&m->seen, dir, m->nr_links, c);
+		if (err)
+			return err < 0 ? err : 0;
 		m->links[m->nr_links++] = dir;
 		through_link = true;
 	}
@@ -313,6 +445,7 @@ int docmatch__run(const struct snapshot *tree, const struct snapshot *docs,
 	for (i = 0; i < MAX_DEPTH; i++)
 		what_cursor__release(&m->cursor[i]);
 	what_index__free(m->idx);
+	seen_free(&m->seen);
 	free_tree(&m->t);
 	free(m);
 	return err;

@@ -11,7 +11,7 @@
 #include "model.h"
 
 /* How many links one name may pass through. */
-#define DOCMATCH_MAX_LINKS	2
+#define DOCMATCH_MAX_LINKS	1
 
 /*
  * docmatch__run() - find the entry of @docs documenting each node of @tree.

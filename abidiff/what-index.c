@@ -21,6 +21,7 @@
  *                                components
  *
  * IIO's ".../triggerX/name = "value"" documents the path before " = ".
+ * A pattern ending in '/' documents a directory and nothing else.
  * Anything else is a literal character.  A pattern is anchored at both ends:
  * it matches a whole path, never a prefix of one, and no wildcard but "..."
  * crosses a '/'.  An unbalanced < [ { } ] > makes a pattern unparsable; so do
@@ -52,7 +53,8 @@
 #include "banned.h"
 
 #define WHAT_MAX_PATTERN	4096
-#define WHAT_MAX_ATOMS		256
+/* A wildcard component's atoms are NFA states, one bit each in a uint64_t. */
+#define WHAT_MAX_ATOMS		63
 
 enum quantifier {
 	ONCE,
@@ -63,12 +65,15 @@ enum quantifier {
 struct atom {
 	uint8_t set[32];	/* the bytes it takes, as a bitmap */
 	enum quantifier quant;
+	int literal;		/* the one byte it takes once, or -1 */
 };
 
 struct wild_edge {
 	char *text;		/* the component as written, to share edges */
 	struct atom *atoms;
 	size_t nr_atoms;
+	size_t head, tail;	/* literal atoms at the start and the end */
+	uint64_t any_number;	/* atoms taken any number of times */
 	struct what_node *child;
 };
 
@@ -78,7 +83,8 @@ struct what_node {
 	struct what_node *globstar_child;
 	struct wild_edge *wild;
 	size_t nr_wild;
-	uint32_t *ids;		/* entries whose pattern ends here */
+	uint32_t *ids;		/* entries whose pattern ends here: id << 1,
+				 * | 1 when the pattern ends in '/' */
 	size_t nr_ids;
 };
 
@@ -341,92 +347,124 @@ static int parse_class(const char **pp, const char *end, struct atom *a,
 	return 0;
 }
 
+/* The atom at *@pp: advance past it; 1 if it is a wildcard, 0 or -EINVAL. */
+static int parse_atom(const char *comp, const char **pp, const char *end,
+		      struct atom *a, const char **why)
+{
+	const char *p = *pp, *close;
+
+	memset(a, 0, sizeof(*a));
+	a->literal = -1;
+	*pp = p + 1;
+	switch (*p) {
+	case '<':
+		close = memchr(p, '>', end - p);
+		if (!close || memchr(p + 1, '<', close - p - 1)) {
+			*why = "unclosed '<'";
+			return -EINVAL;
+		}
+		set_any(a);
+		a->quant = ONE_OR_MORE;
+		*pp = close + 1;
+		return 1;
+	case '[':
+		if (parse_class(pp, end, a, why))
+			return -EINVAL;
+		if (*pp < end && **pp == '+') {
+			a->quant = ONE_OR_MORE;
+			(*pp)++;
+		}
+		return 1;
+	case '*':
+		set_any(a);
+		a->quant = ANY_NUMBER;
+		return 1;
+	case '>': case ']': case '{': case '}':
+		*why = "unbalanced '<', '[' or '{'";
+		return -EINVAL;
+	}
+	if (is_placeholder(comp, p, end)) {
+		set_any(a);
+		a->quant = ONE_OR_MORE;
+		return 1;
+	}
+	set_bit(a, *p);
+	a->literal = (unsigned char)*p;
+	return 0;
+}
+
 /*
- * Parse one wildcard component of @len bytes at @comp into @atoms (room for
- * WHAT_MAX_ATOMS).  Returns the number of atoms, 0 when the component is a
- * plain literal, or -EINVAL.
+ * Parse one component of @len bytes at @comp into @atoms (room for
+ * WHAT_MAX_ATOMS).  Returns the number of atoms of a wildcard component, 0
+ * for a plain literal, or -EINVAL.
  */
 static int parse_component(const char *comp, size_t len, struct atom *atoms,
 			   const char **why)
 {
 	const char *p = comp, *end = comp + len;
+	struct atom spare;
 	bool wild = false;
-	int n = 0;
+	int n = 0, ret;
 
 	while (p < end) {
-		struct atom *a = &atoms[n];
-
-		if (n == WHAT_MAX_ATOMS) {
-			*why = "component too long";
-			return -EINVAL;
-		}
-		memset(a, 0, sizeof(*a));
-		if (*p == '<') {
-			const char *close = memchr(p, '>', end - p);
-
-			if (!close || memchr(p + 1, '<', close - p - 1)) {
-				*why = "unclosed '<'";
-				return -EINVAL;
-			}
-			set_any(a);
-			a->quant = ONE_OR_MORE;
-			p = close + 1;
-		} else if (*p == '[') {
-			p++;
-			if (parse_class(&p, end, a, why))
-				return -EINVAL;
-			if (p < end && *p == '+') {
-				a->quant = ONE_OR_MORE;
-				p++;
-			}
-		} else if (*p == '*') {
-			set_any(a);
-			a->quant = ANY_NUMBER;
-			p++;
-		} else if (is_placeholder(comp, p, end)) {
-			set_any(a);
-			a->quant = ONE_OR_MORE;
-			p++;
-		} else if (*p == '>' || *p == ']' || *p == '{' || *p == '}') {
-			*why = "unbalanced '<', '[' or '{'";
-			return -EINVAL;
-		} else {
-			set_bit(a, *p++);
-			n++;
-			continue;
-		}
-		wild = true;
+		/* a long literal is fine: only count once too many */
+		ret = parse_atom(comp, &p, end, n < WHAT_MAX_ATOMS ?
+				 &atoms[n] : &spare, why);
+		if (ret < 0)
+			return ret;
+		wild |= ret;
 		n++;
+	}
+	if (wild && n > WHAT_MAX_ATOMS) {
+		*why = "wildcard component too long";
+		return -EINVAL;
 	}
 	return wild ? n : 0;
 }
 
-/* Run the atoms as an NFA over the component: no backtracking. */
+/*
+ * Run the atoms between the literal head and tail as an NFA over the middle
+ * of the component, one bit per state: no backtracking.
+ */
+static bool nfa_matches(const struct wild_edge *e, const char *s, size_t len)
+{
+	const struct atom *atoms = e->atoms + e->head;
+	size_t n = e->nr_atoms - e->head - e->tail, i, k;
+	uint64_t any = e->any_number >> e->head, cur = 1, next;
+
+	for (k = 0;; k++) {
+		/* an atom taken any number of times may be skipped */
+		for (i = 0; i < n; i++)
+			if (cur & any & (1ull << i))
+				cur |= 1ull << (i + 1);
+		if (k == len || !cur)
+			return k == len && (cur & (1ull << n));
+		for (next = 0, i = 0; i < n; i++) {
+			if (!(cur & (1ull << i)) || !has_bit(&atoms[i], s[k]))
+				continue;
+			next |= 1ull << (i + 1);
+			if (atoms[i].quant != ONCE)
+				next |= 1ull << i;
+		}
+		cur = next;
+	}
+}
+
+/* Reject on the literal head and tail first: most components fail there. */
 static bool component_matches(const struct wild_edge *e, const char *comp,
 			      size_t len)
 {
-	bool cur[WHAT_MAX_ATOMS + 1], next[WHAT_MAX_ATOMS + 1];
-	size_t n = e->nr_atoms, i, k;
+	size_t i, n = e->nr_atoms;
 
-	memset(cur, 0, (n + 1) * sizeof(bool));
-	cur[0] = true;
-	for (k = 0;; k++) {
-		/* epsilon: an atom taken any number of times may be skipped */
-		for (i = 0; i < n; i++)
-			if (cur[i] && e->atoms[i].quant == ANY_NUMBER)
-				cur[i + 1] = true;
-		if (k == len)
-			return cur[n];
-		memset(next, 0, (n + 1) * sizeof(bool));
-		for (i = 0; i < n; i++) {
-			if (!cur[i] || !has_bit(&e->atoms[i], comp[k]))
-				continue;
-			next[i + 1] = true;
-			if (e->atoms[i].quant != ONCE)
-				next[i] = true;
-		}
-		memcpy(cur, next, (n + 1) * sizeof(bool));
-	}
+	if (len < e->head + e->tail)
+		return false;
+	for (i = 0; i < e->head; i++)
+		if ((unsigned char)comp[i] != e->atoms[i].literal)
+			return false;
+	for (i = 1; i <= e->tail; i++)
+		if ((unsigned char)comp[len - i] != e->atoms[n - i].literal)
+			return false;
+	return nfa_matches(e, comp + e->head, len - e->head - e->tail);
 }
 
 static struct what_node *wild_child(struct what_index *idx,
@@ -461,6 +499,14 @@ static struct what_node *wild_child(struct what_index *idx,
 	}
 	memcpy(e->atoms, atoms, nr_atoms * sizeof(*atoms));
 	e->nr_atoms = nr_atoms;
+	e->any_number = 0;
+	for (i = 0; i < nr_atoms; i++)
+		if (atoms[i].quant == ANY_NUMBER)
+			e->any_number |= 1ull << i;
+	for (e->head = 0; atoms[e->head].literal >= 0; e->head++)
+		;
+	for (e->tail = 0; atoms[nr_atoms - 1 - e->tail].literal >= 0; e->tail++)
+		;
 	parent->nr_wild++;
 	return e->child;
 }
@@ -476,10 +522,11 @@ static struct what_node *globstar_child(struct what_index *idx,
 	return parent->globstar_child;
 }
 
-static int add_id(struct what_node *n, uint32_t id)
+static int add_id(struct what_node *n, uint32_t id, bool dir_only)
 {
 	size_t i;
 
+	id = id << 1 | dir_only;
 	for (i = 0; i < n->nr_ids; i++)
 		if (n->ids[i] == id)
 			return 0;
@@ -537,7 +584,8 @@ static int add_expanded(struct what_index *idx, const char *pat, size_t len,
 		if (!node)
 			return -ENOMEM;
 	}
-	return idx ? add_id(node, id) : 0;
+	/* "/sys/.../<device>/<UUID>/" names a directory, not what is in it */
+	return idx ? add_id(node, id, len > 1 && pat[len - 1] == '/') : 0;
 }
 
 /* The '}' closing the '{' at @open, nesting counted; NULL if none. */
@@ -660,7 +708,7 @@ int what_index__add(struct what_index *idx, const char *pattern, uint32_t id,
 {
 	int err = compile(NULL, pattern, id, why);
 
-	/* check first, so a bad pattern leaves no half-built path behind */
+	/* check first: one bad alternative must not leave the others added */
 	return err ? err : compile(idx, pattern, id, why);
 }
 
@@ -724,18 +772,18 @@ int what_index__step(const struct what_index *idx,
 	return err;
 }
 
-void what_cursor__entries(const struct what_cursor *c,
-			  void (*fn)(uint32_t id, void *ctx), void *ctx)
+void what_cursor__entries(const struct what_cursor *c, what_match_fn fn,
+			  void *ctx)
 {
 	size_t i, j;
 
 	for (i = 0; i < c->nr; i++)
 		for (j = 0; j < c->v[i]->nr_ids; j++)
-			fn(c->v[i]->ids[j], ctx);
+			fn(c->v[i]->ids[j] >> 1, c->v[i]->ids[j] & 1, ctx);
 }
 
 int what_index__match(const struct what_index *idx, const char *path,
-		      void (*fn)(uint32_t id, void *ctx), void *ctx)
+		      what_match_fn fn, void *ctx)
 {
 	struct what_cursor a, b, *cur = &a, *next = &b, *tmp;
 	const char *p = path;

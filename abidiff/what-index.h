@@ -15,6 +15,7 @@
 #ifndef KABIDIFF_WHAT_INDEX_H
 #define KABIDIFF_WHAT_INDEX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +45,7 @@ void what_index__free(struct what_index *idx);
 /*
  * what_index__add() - compile @pattern and add it for entry @id.
  *
+ * @id must be below 2^31.
  * Returns 0, -ENOMEM, or -EINVAL when @pattern cannot be parsed; *@why (if
  * not NULL) then points to a static string saying what is wrong.
  */
@@ -72,18 +74,23 @@ int what_index__step(const struct what_index *idx,
 		     size_t len, struct what_cursor *to);
 
 /*
- * what_cursor__entries() - call @fn with the id of each pattern that ends at
- * @c, that is, matches the whole path stepped so far.  An id can come more
- * than once.
+ * The callback that hears of a match: @id of the pattern's entry, and
+ * @dir_only when the pattern ends in '/' and so documents a directory only.
  */
-void what_cursor__entries(const struct what_cursor *c,
-			  void (*fn)(uint32_t id, void *ctx), void *ctx);
+typedef void (*what_match_fn)(uint32_t id, bool dir_only, void *ctx);
+
+/*
+ * what_cursor__entries() - call @fn for each pattern that ends at @c, that
+ * is, matches the whole path stepped so far.  An id can come more than once.
+ */
+void what_cursor__entries(const struct what_cursor *c, what_match_fn fn,
+			  void *ctx);
 
 /*
  * what_index__match() - match the whole absolute @path: call @fn for each
  * entry documenting it.  Returns 0 or -ENOMEM.
  */
 int what_index__match(const struct what_index *idx, const char *path,
-		      void (*fn)(uint32_t id, void *ctx), void *ctx);
+		      what_match_fn fn, void *ctx);
 
 #endif /* KABIDIFF_WHAT_INDEX_H */

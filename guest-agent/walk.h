@@ -20,9 +20,17 @@ struct walk_node {
 	const char *path;	/* relative to the root: "" for the root itself,
 				 * else "kernel/uevent_seqnum" */
 	enum walk_kind kind;
-	unsigned int mode;	/* permission bits */
+	unsigned int mode;	/* permission bits; 0 for a file unless
+				 * WALK_FILE_MODES */
 	const char *target;	/* links: what the link holds, else NULL */
 };
+
+/*
+ * Also stat every file, for its permission bits.  Without it, files cost no
+ * system call of their own: the kind comes from readdir(), a directory's
+ * mode from the descriptor the walk opens anyway, a link's is always 0777.
+ */
+#define WALK_FILE_MODES		(1u << 0)
 
 /*
  * walk_tree() - call @visit for @root and every node below it, parents
@@ -34,7 +42,7 @@ struct walk_node {
  * when @root itself cannot be read, or the first non-zero value @visit
  * returned, which stops the walk.
  */
-int walk_tree(const char *root,
+int walk_tree(const char *root, unsigned int flags,
 	      int (*visit)(const struct walk_node *node, void *ctx), void *ctx);
 
 #endif /* KABI_WALK_H */

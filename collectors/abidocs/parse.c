@@ -124,7 +124,10 @@ static size_t trim(const char **s, size_t len)
 	return len;
 }
 
-/* The indentation that all non-blank lines of @p .. @end share. */
+/*
+ * The indentation that the indented lines of @p .. @end share; lines at
+ * column 0 ("Values:" text in a description) keep what they have.
+ */
 static size_t common_indent(const char *p, const char *end)
 {
 	size_t indent = SIZE_MAX, n, len;
@@ -137,7 +140,7 @@ static size_t common_indent(const char *p, const char *end)
 		len = nl - p;
 		for (n = 0; n < len && (p[n] == ' ' || p[n] == '\t'); n++)
 			;
-		if (n < len && n < indent)
+		if (n && n < len && n < indent)
 			indent = n;
 	}
 	return indent;
@@ -153,7 +156,7 @@ static char *field_text(const struct text *t)
 {
 	const char *p = t->buf ? t->buf : "", *end = p + t->len, *nl;
 	const char *rest = memchr(p, '\n', end - p);
-	size_t indent, n, out = 0, keep = 0;
+	size_t indent, n, ws, out = 0, keep = 0;
 	char *res = malloc(t->len + 1);
 	bool first = true;
 
@@ -168,9 +171,12 @@ static char *field_text(const struct text *t)
 		if (first) {
 			n = trim(&p, n);
 			first = false;
-		} else if (n >= indent) {
-			p += indent;
-			n -= indent;
+		} else {
+			for (ws = 0; ws < n && ws < indent &&
+			     (p[ws] == ' ' || p[ws] == '\t'); ws++)
+				;
+			p += ws;
+			n -= ws;
 		}
 		while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
 			n--;
@@ -321,12 +327,12 @@ static int what_line(struct parser *p, const char *name, const char *value,
 {
 	int err = 0;
 
-	if (!strcmp(name, "Where"))
-		warn(p, "Where: is an old spelling, read as What:");
 	if (p->in_entry && p->field != F_WHAT)
 		err = finish_entry(p);
 	if (err)
 		return err;
+	if (!strcmp(name, "Where"))
+		warn(p, "Where: is an old spelling, read as What:");
 	if (!p->in_entry) {
 		p->in_entry = true;
 		p->entry_line = p->lineno;

@@ -45,14 +45,14 @@ static int add_node(const struct walk_node *wn, void *ctx)
 	return 0;
 }
 
-int sysfs_dir__collect(const char *dir, const char *prefix,
+int sysfs_dir__collect(const char *dir, const char *prefix, bool modes,
 		       struct snapshot *s)
 {
 	struct collect c = { .prefix = prefix, .s = s };
 	int err;
 
 	s->sysfs.collected = true;
-	err = walk_tree(dir, add_node, &c);
+	err = walk_tree(dir, modes ? WALK_FILE_MODES : 0, add_node, &c);
 	if (err)
 		pr_err("%s: %s", dir, strerror(-err));
 	return err;

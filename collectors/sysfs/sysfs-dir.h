@@ -6,17 +6,20 @@
 #ifndef KABIDIFF_SYSFS_DIR_H
 #define KABIDIFF_SYSFS_DIR_H
 
+#include <stdbool.h>
+
 #include "model.h"
 
 /*
  * sysfs_dir__collect() - add every node under @dir to @s as the tree @prefix
  * ("/sys"): @dir/kernel/mm becomes "/sys/kernel/mm".
  *
- * Records path, kind, permission bits and link targets; values are not read.
+ * Records path, kind, link targets and, with @modes, the permission bits of
+ * files (a stat each; without, a file's mode is 0); values are not read.
  * Links are not followed and other filesystems mounted inside are not entered.
  * Marks the sysfs part collected.  Returns 0 or -errno (reported).
  */
-int sysfs_dir__collect(const char *dir, const char *prefix,
+int sysfs_dir__collect(const char *dir, const char *prefix, bool modes,
 		       struct snapshot *s);
 
 #endif /* KABIDIFF_SYSFS_DIR_H */

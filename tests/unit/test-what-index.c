@@ -14,7 +14,7 @@
 
 #include "what-index.h"
 
-static void count_match(uint32_t id, void *ctx)
+static void count_match(uint32_t id, bool dir_only, void *ctx)
 {
 	uint64_t *mask = ctx;
 
@@ -165,6 +165,7 @@ static void test_unparsable(void **state)
 	expect_bad("/sys/[0-9", "unclosed '['");
 	expect_bad("/sys/a]", "unbalanced '<', '[' or '{'");
 	expect_bad("/sys/{a,b", "unclosed '{'");
+	expect_bad("/sys/{a,b<}", "unclosed '<'");
 	expect_bad("/sys/{a,{b,c}", "unclosed '{'");
 	expect_bad("/sys/a}", "unbalanced '<', '[' or '{'");
 	expect_bad("/sys/{a,,b}", "empty {...} alternative");
