@@ -69,7 +69,7 @@ UNIT_BINS	:= $(UNIT_TESTS:%=$(O)/tests/unit/%) \
 
 # Debian packages: what building, testing and running need.
 DEB_PACKAGES	:= gcc make pkg-config libjansson-dev libcmocka-dev perl \
-		   python3 python3-jsonschema valgrind
+		   python3 python3-jsonschema valgrind xz-utils
 SUDO		:= $(if $(filter 0,$(shell id -u)),,sudo)
 
 all: $(O)/kabidiff
@@ -128,7 +128,7 @@ check: deps
 	$(Q)$(MAKE) --no-print-directory test
 
 test: $(O)/kabidiff $(ASAN_O)/kabidiff $(UNIT_BINS)
-	$(PROVE) $(PROVE_FLAGS) $(UNIT_BINS) tests/cli/*.t
+	$(PROVE) $(PROVE_FLAGS) $(UNIT_BINS) tests/cli/*.t tests/kernel/*.t
 
 install: $(O)/kabidiff
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

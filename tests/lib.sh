@@ -36,6 +36,19 @@ is() {
 	fi
 }
 
+# relay <FILE: read "ok - NAME" / "not ok - NAME" / "# ..." lines that a
+# helper program wrote and count them as this script's tests (not from a
+# pipe: the counts must stay in this shell)
+relay() {
+	while IFS= read -r line; do
+		case "$line" in
+		"ok - "*)	pass "${line#ok - }" ;;
+		"not ok - "*)	fail "${line#not ok - }" ;;
+		*)		printf '%s\n' "$line" ;;
+		esac
+	done
+}
+
 # skip_all REASON: nothing here can run on this machine
 skip_all() {
 	echo "1..0 # SKIP $1"

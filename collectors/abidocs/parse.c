@@ -302,6 +302,10 @@ static int add_pattern_line(struct parser *p, const char *s, size_t len)
 	int err = 0;
 
 	len = trim(&s, len);
+	if (len && (s[len - 1] == ',' || s[len - 1] == ';')) {
+		warn(p, "What: ends in '%c', read without it", s[len - 1]);
+		len = trim(&s, len - 1);
+	}
 	if (!len)
 		return 0;
 	if (p->text[F_WHAT].len)

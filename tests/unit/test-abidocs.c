@@ -99,7 +99,7 @@ static void test_malformed(void **state)
 		"What:\t\t/sys/b<oops\n"
 		"Description:\tx\n"
 		"\n"
-		"Where:\t\t/sys/c\n"
+		"Where:\t\t/sys/c,\n"
 		"what:\t\t/sys/d\n"
 		"\t\tformerly /sys/e\n"
 		"Description:\tx\n"
@@ -112,12 +112,14 @@ static void test_malformed(void **state)
 		"Documentation/ABI/sysfs-bad#3: What: without Description:\n"
 		"Documentation/ABI/sysfs-bad#6: unparsable What: pattern \"/sys/b<oops\": unclosed '<'\n"
 		"Documentation/ABI/sysfs-bad#9: Where: is an old spelling, read as What:\n"
+		"Documentation/ABI/sysfs-bad#9: What: ends in ',', read without it\n"
 		"Documentation/ABI/sysfs-bad#10: what: should be spelled What:\n"
 		"Documentation/ABI/sysfs-bad#11: text under What: that is not a path, skipped\n"
 		"Documentation/ABI/sysfs-bad#13: Description: given twice in one entry\n");
-	assert_int_equal(st.warnings, 7);
+	assert_int_equal(st.warnings, 8);
 	/* Where: and what: lines join one entry */
 	assert_int_equal(s->docs.v[2].nr_what, 2);
+	assert_string_equal(s->docs.v[2].what[0], "/sys/c");
 	assert_string_equal(s->docs.v[2].description, "x\ny");
 	snapshot__free(s);
 }
