@@ -5,6 +5,7 @@
 #   make                 build ./build/kabidiff
 #   make check           install missing Debian packages, build, run all tests
 #   make deps            install the missing Debian packages only
+#   make bench           time kabidiff against the reference tools
 #   make install         install into $(DESTDIR)$(PREFIX)
 #   make DEVELOPER=1     strict warnings, -Werror (what CI builds with)
 #   make V=1             show the commands
@@ -69,7 +70,7 @@ UNIT_BINS	:= $(UNIT_TESTS:%=$(O)/tests/unit/%) \
 
 # Debian packages: what building, testing and running need.
 DEB_PACKAGES	:= gcc make pkg-config libjansson-dev libcmocka-dev perl \
-		   python3 python3-jsonschema valgrind xz-utils
+		   python3 python3-jsonschema valgrind xz-utils time
 SUDO		:= $(if $(filter 0,$(shell id -u)),,sudo)
 
 all: $(O)/kabidiff
@@ -130,6 +131,14 @@ check: deps
 test: $(O)/kabidiff $(ASAN_O)/kabidiff $(UNIT_BINS)
 	$(PROVE) $(PROVE_FLAGS) $(UNIT_BINS) tests/cli/*.t tests/kernel/*.t
 
+# Timings never go in the tests: they are printed here, against the
+# reference tools measured in the same run.
+bench: deps
+	$(Q)$(MAKE) --no-print-directory bench-run
+
+bench-run: $(O)/kabidiff
+	$(Q)for b in tests/bench/*.sh; do sh $$b || exit; echo; done
+
 install: $(O)/kabidiff
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	$(INSTALL) -m 755 $(O)/kabidiff $(DESTDIR)$(BINDIR)/kabidiff
@@ -138,6 +147,6 @@ install: $(O)/kabidiff
 clean:
 	$(RM) -r $(O)
 
-.PHONY: all deps check test install clean
+.PHONY: all deps check test bench bench-run install clean
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
