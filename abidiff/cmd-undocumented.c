@@ -151,8 +151,12 @@ static void show_levels_text(const struct undocumented *u)
 	}
 }
 
+/* One coverage row; the total (@name NULL) names no directory. */
 static json_t *coverage_json(const struct dir_coverage *d, const char *name)
 {
+	if (!name)
+		return json_pack("{s:I, s:I}", "nodes", (json_int_t)d->nodes,
+				 "documented", (json_int_t)d->documented);
 	return json_pack("{s:o, s:I, s:I}", "directory", jstr__new(name),
 			 "nodes", (json_int_t)d->nodes,
 			 "documented", (json_int_t)d->documented);
@@ -193,7 +197,7 @@ static json_t *build_json(const struct undocumented *u, bool levels)
 		return json_pack("{s:o, s:o, s:o}",
 				 levels ? "documented" : "undocumented", nodes,
 				 "coverage", cov,
-				 "total", coverage_json(&u->total, "total"));
+				 "total", coverage_json(&u->total, NULL));
 	json_decref(nodes);
 	json_decref(cov);
 	return NULL;

@@ -68,9 +68,14 @@ static void print_help(void)
 	       "       kabidiff --help | --version\n\n"
 	       "Compare the userspace ABI of two Linux kernel builds.\n\n"
 	       "Commands:\n");
-	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		printf("  %-28s %s\n", commands[i].synopsis,
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		const char *syn = commands[i].synopsis;
+
+		/* a long synopsis gets a line of its own */
+		printf("  %-28s%s%s\n", syn,
+		       strlen(syn) > 28 ? "\n                               " : " ",
 		       commands[i].summary);
+	}
 	printf("\nOptions:\n"
 	       "  -j, --json     print data as JSON where a command prints data\n"
 	       "  -h, --help     show this help; 'kabidiff COMMAND --help' for a command\n"

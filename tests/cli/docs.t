@@ -1,0 +1,103 @@
+#!/bin/sh
+# docs validate, docs search, undocumented and collect --docs/--sysfs-dir on
+# a small documentation tree (tests/fixtures/abi) and a small sysfs
+# (tests/fixtures/sysfs/small.list): exact output, exit statuses, errors.
+. "$(dirname "$0")/../lib.sh"
+
+ABI=$FIXTURES/abi
+python3 "$TOP/tests/sysfs-materialise.py" "$FIXTURES/sysfs/small.list" "$TMP/sys" ||
+	{ echo "Bail out! could not materialise small.list"; exit 1; }
+
+run_kabidiff docs validate "$ABI"
+is "$status:$out" "1:Documentation/ABI/testing/sysfs-kernel#6: Where: is an old spelling, read as What:
+Documentation/ABI/testing/sysfs-kernel#9: unparsable What: pattern \"/sys/kernel/bad<pattern\": unclosed '<'
+3 files, 6 entries: 2 warnings, 1 malformed entries" "docs validate: warnings, summary, exit 1"
+
+run_kabidiff docs validate "$ABI/Documentation/ABI/stable"
+is "$status:$err" "2:kabidiff: $ABI/Documentation/ABI/stable: neither a kernel tree nor its Documentation/ABI directory" \
+   "docs validate on a level directory is trouble"
+run_kabidiff docs validate "$ABI/Documentation/ABI"
+is "$status:$(printf '%s\n' "$out" | tail -n 1)" "1:3 files, 6 entries: 2 warnings, 1 malformed entries" \
+   "docs validate takes Documentation/ABI itself"
+
+run_kabidiff docs search 'mtu|wakeup' "$ABI"
+is "$status:$out" "0:/sys/class/net/<iface>/mtu
+  level    stable
+  file     Documentation/ABI/stable/sysfs-class-net#1
+  contact  netdev@vger.kernel.org
+  users    iproute2
+
+/sys/devices/.../power/wakeup
+  level    obsolete
+  file     Documentation/ABI/obsolete/sysfs-devices-power#1
+  contact  linux-pm@vger.kernel.org" "docs search shows level, file#line, contact, users"
+
+run_kabidiff docs search 'oopses' "$ABI" --json
+is "$status:$out" '0:[
+  {
+    "level": "testing",
+    "file": "testing/sysfs-kernel",
+    "line": 6,
+    "what": [
+      "/sys/kernel/oops_count"
+    ],
+    "description": "How many oopses there were."
+  }
+]' "docs search --json matches descriptions too"
+
+run_kabidiff docs search 'nothing-like-this' "$ABI"
+is "$status:$out" "1:" "docs search finding nothing exits 1"
+run_kabidiff docs search '(' "$ABI"
+is "$status:$err" "2:kabidiff: bad regular expression '(': Unmatched ( or \\(
+Try 'kabidiff docs --help'." "a bad regular expression is trouble"
+
+run_kabidiff undocumented --docs "$ABI" --sysfs-dir "$TMP/sys"
+is "$status:$out" "0:/sys/devices/pci0000:00/0000:00:03.0/net/eth0/carrier
+/sys/devices/pci0000:00/0000:00:03.0/vendor
+/sys/kernel/uevent_seqnum
+
+   nodes documented      %  directory
+       5          3   60.0  /sys/devices
+       3          2   66.7  /sys/kernel
+       8          5   62.5  total" "undocumented: the list (aliases counted), then coverage"
+
+run_kabidiff undocumented --level --docs "$ABI" --sysfs-dir "$TMP/sys"
+is "$status:$out" "0:stable    /sys/devices/pci0000:00/0000:00:03.0/net/eth0/flags  Documentation/ABI/stable/sysfs-class-net#9
+stable    /sys/devices/pci0000:00/0000:00:03.0/net/eth0/mtu  Documentation/ABI/stable/sysfs-class-net#1
+obsolete  /sys/devices/pci0000:00/0000:00:03.0/net/eth0/power/wakeup  Documentation/ABI/obsolete/sysfs-devices-power#1
+testing   /sys/kernel/mm/transparent_hugepage/enabled  Documentation/ABI/testing/sysfs-kernel#1
+testing   /sys/kernel/oops_count  Documentation/ABI/testing/sysfs-kernel#6" \
+   "undocumented --level: each documented attribute's level and entry"
+
+run_kabidiff --json undocumented --docs "$ABI" --sysfs-dir "$TMP/sys"
+is "$status:$(printf '%s\n' "$out" | python3 -c 'import json, sys; d = json.load(sys.stdin); print(len(d["undocumented"]), d["total"])')" \
+   "0:3 {'nodes': 8, 'documented': 5}" "undocumented --json"
+
+# a snapshot of the same tree gives the same answer
+"$KABIDIFF" collect --docs "$ABI" --sysfs-dir "$TMP/sys" -o "$TMP/snap.json" 2>"$TMP/err"
+is "$?:$(cat "$TMP/err")" "0:kabidiff: warning: $ABI: 2 warnings about the ABI documentation; see 'kabidiff docs validate'" \
+   "collect --docs --sysfs-dir writes a snapshot"
+run_kabidiff show "$TMP/snap.json"
+is "$(printf '%s\n' "$out" | sed -n '8,12p')" "syscalls    not collected
+types       not collected
+sysfs       21 nodes: 12 dir, 8 file, 1 link
+docs        6 entries: 2 stable, 3 testing, 1 obsolete
+coverage    5 of 8 nodes documented (62.5%)" "the snapshot has docs, sysfs and coverage"
+run_kabidiff undocumented --docs "$ABI" "$TMP/snap.json"
+is "$(printf '%s\n' "$out" | head -n 3)" "/sys/devices/pci0000:00/0000:00:03.0/net/eth0/carrier
+/sys/devices/pci0000:00/0000:00:03.0/vendor
+/sys/kernel/uevent_seqnum" "undocumented on the snapshot says the same"
+
+run_kabidiff undocumented --docs "$ABI" "$FIXTURES/snapshots/minimal.json"
+is "$status:$err" "2:kabidiff: $FIXTURES/snapshots/minimal.json: the snapshot has no sysfs part" \
+   "a snapshot without sysfs is trouble"
+run_kabidiff undocumented --docs "$ABI"
+is "$status" 2 "undocumented without a tree is trouble"
+run_kabidiff undocumented --docs "$ABI" --sysfs-dir "$TMP/none"
+is "$status:$err" "2:kabidiff: $TMP/none: No such file or directory" "a missing sysfs dir is trouble"
+run_kabidiff collect --docs "$ABI" -o "$TMP/no/such/dir.json"
+is "$status:$(ls "$TMP/no" 2>&1 | wc -l)" "2:1" "collect into a missing directory is trouble, writes nothing"
+run_kabidiff collect
+is "$status" 2 "collect with nothing to collect is trouble"
+
+done_testing
