@@ -51,7 +51,7 @@ Q		= @
 endif
 
 # Everything but the command line: shared by the program and the tests.
-MODEL_SRCS	:= abidiff/print.c abidiff/bytes.c abidiff/jstr.c \
+MODEL_SRCS	:= abidiff/print.c abidiff/array.c abidiff/bytes.c abidiff/jstr.c \
 		   abidiff/fileio.c abidiff/model.c abidiff/atomic-file.c \
 		   abidiff/snapshot-json.c abidiff/what-index.c
 ENGINE_SRCS	:= abidiff/docmatch.c

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "bytes.h"
 #include "model.h"
 #include "print.h"
@@ -86,53 +87,6 @@ DEFINE_NAME_TABLE(node_kind, enum node_kind, node_kind_names, NODE_KIND_COUNT)
 DEFINE_NAME_TABLE(value_shape, enum value_shape, value_shape_names, SHAPE_COUNT)
 DEFINE_NAME_TABLE(abi_level, enum abi_level, abi_level_names, LEVEL_COUNT)
 
-/*
- * Append one zeroed element of @size bytes to the array *@v holding @nr
- * elements in room for @alloc, growing it geometrically.
- */
-static void *array_append(void **v, size_t *nr, size_t *alloc, size_t size)
-{
-	char *elem;
-
-	if (*nr == *alloc) {
-		size_t n = *alloc ? *alloc * 2 : 8;
-		void *p = reallocarray(*v, n, size);
-
-		if (!p)
-			return NULL;
-		*v = p;
-		*alloc = n;
-	}
-	elem = (char *)*v + *nr * size;
-	memset(elem, 0, size);
-	(*nr)++;
-	return elem;
-}
-
-#define APPEND(v, nr, alloc) \
-	array_append((void **)&(v), &(nr), &(alloc), sizeof(*(v)))
-
-/*
- * Items inside a record (arguments, members, ...) keep no capacity field, to
- * keep records small: the capacity array_append() gave @nr items is implied,
- * 8 and then the next power of two.
- */
-static size_t implied_alloc(size_t nr)
-{
-	size_t alloc = 8;
-
-	if (!nr)
-		return 0;
-	while (alloc < nr)
-		alloc *= 2;
-	return alloc;
-}
-
-#define APPEND_ITEM(v, nr) ({					\
-	size_t alloc__ = implied_alloc(nr);			\
-	APPEND(v, nr, alloc__);					\
-})
-
 struct snapshot *snapshot__new(void)
 {
 	return calloc(1, sizeof(struct snapshot));
@@ -141,7 +95,7 @@ struct snapshot *snapshot__new(void)
 #define SNAPSHOT_ADD(part)				\
 	({						\
 		s->part.collected = true;		\
-		APPEND(s->part.v, s->part.nr, s->part.alloc); \
+		ARRAY_APPEND(s->part.v, s->part.nr, s->part.alloc); \
 	})
 
 struct syscall *snapshot__add_syscall(struct snapshot *s)
@@ -170,17 +124,17 @@ struct doc_entry *snapshot__add_doc(struct snapshot *s)
 
 struct syscall_arg *syscall__add_arg(struct syscall *sc)
 {
-	return APPEND_ITEM(sc->args, sc->nr_args);
+	return ARRAY_APPEND_ITEM(sc->args, sc->nr_args);
 }
 
 struct type_member *type__add_member(struct type_def *t)
 {
-	return APPEND_ITEM(t->members, t->nr_members);
+	return ARRAY_APPEND_ITEM(t->members, t->nr_members);
 }
 
 struct enumerator *type__add_enumerator(struct type_def *t)
 {
-	return APPEND_ITEM(t->enumerators, t->nr_enumerators);
+	return ARRAY_APPEND_ITEM(t->enumerators, t->nr_enumerators);
 }
 
 int doc_entry__add_what(struct doc_entry *d, const char *pattern)
@@ -190,7 +144,7 @@ int doc_entry__add_what(struct doc_entry *d, const char *pattern)
 
 	if (!copy)
 		return -ENOMEM;
-	slot = APPEND_ITEM(d->what, d->nr_what);
+	slot = ARRAY_APPEND_ITEM(d->what, d->nr_what);
 	if (!slot) {
 		free(copy);
 		return -ENOMEM;

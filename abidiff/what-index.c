@@ -49,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "what-index.h"
 #include "banned.h"
 
@@ -83,8 +84,8 @@ struct what_node {
 	struct what_node *globstar_child;
 	struct wild_edge *wild;
 	size_t nr_wild;
-	uint32_t *ids;		/* entries whose pattern ends here: id << 1,
-				 * | 1 when the pattern ends in '/' */
+	/* entries whose pattern ends here: id << 1, | 1 if it ends in '/' */
+	uint32_t *ids;
 	size_t nr_ids;
 };
 
@@ -105,52 +106,19 @@ struct what_index {
 	size_t size_edges;
 };
 
-static void *grow(void *v, size_t *alloc, size_t nr, size_t size)
-{
-	size_t n;
-	void *p;
-
-	if (nr < *alloc)
-		return v;
-	n = *alloc ? *alloc * 2 : 4;
-	p = reallocarray(v, n, size);
-	if (p)
-		*alloc = n;
-	return p;
-}
-
-/* Grow array @v of @nr elements (capacity @alloc) to hold one more. */
-#define GROW(v, nr, alloc) ({					\
-	void *p__ = grow(v, &(alloc), nr, sizeof(*(v)));	\
-								\
-	if (p__)						\
-		(v) = p__;					\
-	p__ ? 0 : -ENOMEM;					\
-})
-
-/* The capacity of a per-node array is implied by its count: a power of two. */
-static size_t implied_alloc(size_t nr)
-{
-	size_t alloc = 4;
-
-	if (!nr)
-		return 0;
-	while (alloc < nr)
-		alloc *= 2;
-	return alloc;
-}
-
 static struct what_node *node__new(struct what_index *idx)
 {
-	struct what_node *n;
+	struct what_node *n = calloc(1, sizeof(*n)), **slot;
 
-	if (GROW(idx->nodes, idx->nr_nodes, idx->alloc_nodes))
-		return NULL;
-	n = calloc(1, sizeof(*n));
 	if (!n)
 		return NULL;
 	n->serial = idx->nr_nodes;
-	idx->nodes[idx->nr_nodes++] = n;
+	slot = ARRAY_APPEND(idx->nodes, idx->nr_nodes, idx->alloc_nodes);
+	if (!slot) {
+		free(n);
+		return NULL;
+	}
+	*slot = n;
 	return n;
 }
 
@@ -480,26 +448,20 @@ static struct what_node *wild_child(struct what_index *idx,
 		if (strlen(e->text) == len && !memcmp(e->text, comp, len))
 			return e->child;
 	}
-	if (parent->nr_wild == implied_alloc(parent->nr_wild)) {
-		size_t alloc = parent->nr_wild ? parent->nr_wild * 2 : 4;
-
-		e = reallocarray(parent->wild, alloc, sizeof(*e));
-		if (!e)
-			return NULL;
-		parent->wild = e;
-	}
-	e = &parent->wild[parent->nr_wild];
+	e = ARRAY_APPEND_ITEM(parent->wild, parent->nr_wild);
+	if (!e)
+		return NULL;
 	e->text = strndup(comp, len);
 	e->atoms = calloc(nr_atoms, sizeof(*atoms));
 	e->child = node__new(idx);
 	if (!e->text || !e->atoms || !e->child) {
 		free(e->text);
 		free(e->atoms);
+		parent->nr_wild--;
 		return NULL;
 	}
 	memcpy(e->atoms, atoms, nr_atoms * sizeof(*atoms));
 	e->nr_atoms = nr_atoms;
-	e->any_number = 0;
 	for (i = 0; i < nr_atoms; i++)
 		if (atoms[i].quant == ANY_NUMBER)
 			e->any_number |= 1ull << i;
@@ -507,7 +469,6 @@ static struct what_node *wild_child(struct what_index *idx,
 		;
 	for (e->tail = 0; atoms[nr_atoms - 1 - e->tail].literal >= 0; e->tail++)
 		;
-	parent->nr_wild++;
 	return e->child;
 }
 
@@ -524,21 +485,17 @@ static struct what_node *globstar_child(struct what_index *idx,
 
 static int add_id(struct what_node *n, uint32_t id, bool dir_only)
 {
+	uint32_t *slot;
 	size_t i;
 
 	id = id << 1 | dir_only;
 	for (i = 0; i < n->nr_ids; i++)
 		if (n->ids[i] == id)
 			return 0;
-	if (n->nr_ids == implied_alloc(n->nr_ids)) {
-		uint32_t *ids = reallocarray(n->ids, n->nr_ids ? n->nr_ids * 2 : 4,
-					     sizeof(*ids));
-
-		if (!ids)
-			return -ENOMEM;
-		n->ids = ids;
-	}
-	n->ids[n->nr_ids++] = id;
+	slot = ARRAY_APPEND_ITEM(n->ids, n->nr_ids);
+	if (!slot)
+		return -ENOMEM;
+	*slot = id;
 	return 0;
 }
 
@@ -729,13 +686,16 @@ static int cursor_add(struct what_cursor *c, const struct what_node *n)
 	size_t i;
 
 	for (; n; n = n->globstar_child) {
+		const struct what_node **slot;
+
 		for (i = 0; i < c->nr && c->v[i] != n; i++)
 			;
 		if (i < c->nr)
 			continue;
-		if (GROW(c->v, c->nr, c->alloc))
+		slot = ARRAY_APPEND(c->v, c->nr, c->alloc);
+		if (!slot)
 			return -ENOMEM;
-		c->v[c->nr++] = n;
+		*slot = n;
 	}
 	return 0;
 }

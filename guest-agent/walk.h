@@ -17,11 +17,11 @@ enum walk_kind {
 };
 
 struct walk_node {
-	const char *path;	/* relative to the root: "" for the root itself,
-				 * else "kernel/uevent_seqnum" */
+	/* relative to the root: "" for the root, else "kernel/uevent_seqnum" */
+	const char *path;
 	enum walk_kind kind;
-	unsigned int mode;	/* permission bits; 0 for a file unless
-				 * WALK_FILE_MODES */
+	/* permission bits; 0 for a file unless WALK_FILE_MODES is given */
+	unsigned int mode;
 	const char *target;	/* links: what the link holds, else NULL */
 };
 

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Growing arrays of plain structures, as the model and the indexes keep them.
+ */
+#ifndef KABIDIFF_ARRAY_H
+#define KABIDIFF_ARRAY_H
+
+#include <stddef.h>
+
+/*
+ * array__append() - append one zeroed element of @size bytes to the array
+ * *@v of *@nr elements with room for *@alloc, growing it geometrically (8,
+ * 16, 32, ...).  Returns the new element, or NULL (ENOMEM) with the array
+ * unchanged.
+ */
+void *array__append(void **v, size_t *nr, size_t *alloc, size_t size);
+
+/*
+ * array__implied_alloc() - the room array__append() gave an array of @nr
+ * elements, for arrays that keep no capacity field to stay small.
+ */
+size_t array__implied_alloc(size_t nr);
+
+#define ARRAY_APPEND(v, nr, alloc) \
+	array__append((void **)&(v), &(nr), &(alloc), sizeof(*(v)))
+
+/* Append to an array with no capacity field: its count implies it. */
+#define ARRAY_APPEND_ITEM(v, nr) ({				\
+	size_t alloc__ = array__implied_alloc(nr);		\
+	ARRAY_APPEND(v, nr, alloc__);				\
+})
+
+#endif /* KABIDIFF_ARRAY_H */
