@@ -6,6 +6,7 @@
 #   make check           install missing Debian packages, build, run all tests
 #   make deps            install the missing Debian packages only
 #   make bench           time kabidiff against the reference tools
+#   make fuzz            run the libFuzzer harnesses (tests/fuzz/README.md)
 #   make install         install into $(DESTDIR)$(PREFIX)
 #   make DEVELOPER=1     strict warnings, -Werror (what CI builds with)
 #   make V=1             show the commands
@@ -110,9 +111,10 @@ $(O)/tests/unit/%.o $(ASAN_O)/tests/unit/%.o: \
 # Keep the test objects: they are the dependency files' anchors.
 .SECONDARY:
 
-deps:
+# $(call install_missing,PACKAGES): apt-get install those not installed yet
+define install_missing
 	$(Q)missing=; \
-	for p in $(DEB_PACKAGES); do \
+	for p in $(1); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 			grep -q '^install ok installed$$' || missing="$$missing $$p"; \
 	done; \
@@ -122,6 +124,10 @@ deps:
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q \
 			--no-install-recommends $$missing; \
 	fi
+endef
+
+deps:
+	$(call install_missing,$(DEB_PACKAGES))
 
 # The flags above come from pkg-config when the Makefile is read, so the
 # build that follows "make deps" needs a fresh read of the Makefile.
@@ -148,5 +154,7 @@ clean:
 	$(RM) -r $(O)
 
 .PHONY: all deps check test bench bench-run install clean
+
+include tests/fuzz/fuzz.mk
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

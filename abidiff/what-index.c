@@ -582,7 +582,7 @@ static const char *next_alternative(const char *alt, const char *close)
  * expansion to WHAT_MAX_EXPANSION paths.
  */
 static int expand(struct what_index *idx, const char *pat, size_t len,
-		  uint32_t id, int *count, const char **why)
+		  uint32_t id, int *count, int depth, const char **why)
 {
 	const char *open = memchr(pat, '{', len), *close, *alt;
 	char buf[WHAT_MAX_PATTERN];
@@ -595,6 +595,11 @@ static int expand(struct what_index *idx, const char *pat, size_t len,
 			return -EINVAL;
 		}
 		return add_expanded(idx, pat, len, id, why);
+	}
+	/* each level holds a buffer on the stack: bound them */
+	if (depth == WHAT_MAX_BRACES) {
+		*why = "too many {...} groups";
+		return -EINVAL;
 	}
 	close = matching_brace(open, pat + len);
 	if (!close) {
@@ -614,7 +619,8 @@ static int expand(struct what_index *idx, const char *pat, size_t len,
 		memcpy(buf, pat, head);
 		memcpy(buf + head, alt, alen);
 		memcpy(buf + head + alen, close + 1, tail);
-		err = expand(idx, buf, head + alen + tail, id, count, why);
+		err = expand(idx, buf, head + alen + tail, id, count, depth + 1,
+			     why);
 		if (err)
 			return err;
 		alt += alen + 1;
@@ -652,7 +658,7 @@ static int compile(struct what_index *idx, const char *pattern, uint32_t id,
 			return -EINVAL;
 		}
 	}
-	return expand(idx, pattern, len, id, &count, why);
+	return expand(idx, pattern, len, id, &count, 0, why);
 }
 
 int what_pattern__check(const char *pattern, const char **why)

@@ -35,6 +35,8 @@ struct what_cursor {
 
 /* The longest brace expansion of one pattern: {a,b}{c,d} is 4. */
 #define WHAT_MAX_EXPANSION	256
+/* The most {...} groups one pattern may hold, nested or in a row. */
+#define WHAT_MAX_BRACES		32
 
 /* what_index__new() - an empty index, or NULL (ENOMEM). */
 struct what_index *what_index__new(void);

@@ -251,6 +251,15 @@ static int finish_entry(struct parser *p)
 	if (!p->in_entry)
 		return 0;
 	p->lineno = p->entry_line;
+	if (!p->text[F_WHAT].len) {
+		/* nothing to name the entry by: count it, keep nothing */
+		warn(p, "What: without a pattern");
+		p->st->entries++;
+		p->st->malformed++;
+		p->lineno = lineno;
+		reset_entry(p);
+		return 0;
+	}
 	if (!p->seen[F_DESCRIPTION]) {
 		warn(p, "What: without Description:");
 		p->malformed = true;
@@ -368,10 +377,12 @@ static int tag_line(struct parser *p, enum field f, const char *name,
 
 static int parse_line(struct parser *p, const char *line, size_t len)
 {
-	const char *name;
+	const char *nul = memchr(line, '\0', len), *name;
 	size_t taglen;
 	enum field f;
 
+	if (nul)	/* not text: what follows cannot be kept in a string */
+		len = nul - line;
 	if (len && line[len - 1] == '\r')
 		len--;
 	f = tag_of(line, len, &taglen, &name);

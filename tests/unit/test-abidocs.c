@@ -158,6 +158,21 @@ static void test_duplicates_across_files(void **state)
 	snapshot__free(s);
 }
 
+/* An empty What: names nothing: malformed, and no entry without a pattern. */
+static void test_empty_what(void **state)
+{
+	struct abidocs_stats st;
+	struct snapshot *s = parse("empty", "What:\nDescription: x\n\nWhat:", &st);
+
+	assert_int_equal(s->docs.nr, 0);
+	assert_int_equal(st.entries, 2);
+	assert_int_equal(st.malformed, 2);
+	assert_string_equal(warnings,
+		"Documentation/ABI/empty#1: What: without a pattern\n"
+		"Documentation/ABI/empty#4: What: without a pattern\n");
+	snapshot__free(s);
+}
+
 /* Text that is not the format at all: no crash, nothing invented. */
 static void test_garbage(void **state)
 {
@@ -168,7 +183,7 @@ static void test_garbage(void **state)
 	kabi_set_print(NULL);
 	assert_int_equal(abidocs__parse("x", LEVEL_REMOVED, text,
 					sizeof(text) - 1, s, &st), 0);
-	assert_int_equal(s->docs.nr, 1);
+	assert_int_equal(s->docs.nr, 0);
 	snapshot__free(s);
 }
 
@@ -179,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_not_a_path),
 		cmocka_unit_test(test_duplicates_across_files),
+		cmocka_unit_test(test_empty_what),
 		cmocka_unit_test(test_garbage),
 	};
 

@@ -157,6 +157,17 @@ static void expect_bad(const char *pattern, const char *reason)
 
 static void test_unparsable(void **state)
 {
+	char nested[128] = "/sys/";
+	int i;
+
+	/* 33 nested groups: one more than WHAT_MAX_BRACES */
+	for (i = 0; i < 33; i++)
+		nested[5 + i] = '{';
+	nested[38] = 'a';
+	for (i = 0; i < 33; i++)
+		nested[39 + i] = '}';
+	nested[72] = '\0';
+
 	expect_bad("sys/kernel", "not an absolute path");
 	expect_bad("", "not an absolute path");
 	expect_bad("/sys/a b", "whitespace in pattern");
@@ -169,6 +180,7 @@ static void test_unparsable(void **state)
 	expect_bad("/sys/{a,{b,c}", "unclosed '{'");
 	expect_bad("/sys/a}", "unbalanced '<', '[' or '{'");
 	expect_bad("/sys/{a,,b}", "empty {...} alternative");
+	expect_bad(nested, "too many {...} groups");
 	expect_bad("/sys/{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}{q,r}",
 		   "too many {...} alternatives");
 }

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The ELF side of a vmlinux, with libelf: the canonical open/check/close
+ * sequence (tools/lib/bpf/btf.c, btf_parse_elf()), symbols, bytes by
+ * address and the build id.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libelf.h>
+
+#include "kimage.h"
+#include "print.h"
+#include "banned.h"
+
+static int ksym_addr_cmp(const void *pa, const void *pb)
+{
+	const struct ksym *a = pa, *b = pb;
+
+	return (a->addr > b->addr) - (a->addr < b->addr);
+}
+
+static int ksym_name_cmp(const void *pa, const void *pb)
+{
+	const struct ksym *a = pa, *b = pb;
+
+	return strcmp(a->name, b->name);
+}
+
+/* What a file that is not an ELF vmlinux most likely is. */
+static void explain_not_elf(const char *path, int fd)
+{
+	unsigned char hdr[0x210];
+	ssize_t n = pread(fd, hdr, sizeof(hdr), 0);
+
+	if (n >= 0x206 && !memcmp(hdr + 0x202, "HdrS", 4))
+		pr_err("%s: a compressed kernel image (bzImage), not a vmlinux; use the vmlinux of the build directory, or for Debian's kernels the one in linux-image-*-dbg (usr/lib/debug/boot/vmlinux-*)",
+		       path);
+	else if (n == 0)
+		pr_err("%s: empty file, not a vmlinux", path);
+	else
+		pr_err("%s: not an ELF file, so not a vmlinux", path);
+}
+
+static int check_header(struct kimage *k)
+{
+	if (elf_kind(k->elf) != ELF_K_ELF) {
+		explain_not_elf(k->path, k->fd);
+		return -EINVAL;
+	}
+	if (!gelf_getehdr(k->elf, &k->ehdr)) {
+		pr_err("%s: truncated or damaged ELF header: %s", k->path,
+		       elf_errmsg(-1));
+		return -EINVAL;
+	}
+	if (k->ehdr.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    k->ehdr.e_machine != EM_X86_64) {
+		pr_err("%s: a %s ELF for machine %u; only x86_64 vmlinux files are supported",
+		       k->path,
+		       k->ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? "64-bit" : "32-bit",
+		       k->ehdr.e_machine);
+		return -EPROTONOSUPPORT;
+	}
+	return 0;
+}
+
+static Elf_Scn *find_section(Elf *elf, Elf64_Word type)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
+			return scn;
+	return NULL;
+}
+
+/* Index the function and object symbols of .symtab by name and address. */
+static int load_symbols(struct kimage *k)
+{
+	Elf_Scn *scn = find_section(k->elf, SHT_SYMTAB);
+	Elf_Data *data;
+	GElf_Shdr sh;
+	size_t i, n;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || !(data = elf_getdata(scn, NULL))) {
+		pr_err("%s: no symbol table (.symtab): was it stripped? kabidiff needs an unstripped vmlinux",
+		       k->path);
+		return -ENOENT;
+	}
+	n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+	k->by_addr = calloc(n + 1, sizeof(*k->by_addr));
+	k->by_name = calloc(n + 1, sizeof(*k->by_name));
+	if (!k->by_addr || !k->by_name)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		GElf_Sym sym;
+		const char *name;
+		int type;
+
+		if (!gelf_getsym(data, i, &sym))
+			break;
+		type = GELF_ST_TYPE(sym.st_info);
+		if ((type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE) ||
+		    sym.st_shndx == SHN_UNDEF)
+			continue;
+		name = elf_strptr(k->elf, sh.sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		k->by_addr[k->nr_syms].name = name;
+		k->by_addr[k->nr_syms].addr = sym.st_value;
+		k->by_addr[k->nr_syms++].size = sym.st_size;
+	}
+	memcpy(k->by_name, k->by_addr, k->nr_syms * sizeof(*k->by_name));
+	qsort(k->by_addr, k->nr_syms, sizeof(*k->by_addr), ksym_addr_cmp);
+	qsort(k->by_name, k->nr_syms, sizeof(*k->by_name), ksym_name_cmp);
+	return 0;
+}
+
+int kimage__open(struct kimage *k, const char *path)
+{
+	int err;
+
+	memset(k, 0, sizeof(*k));
+	k->path = path;
+	k->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (k->fd < 0) {
+		err = -errno;
+		pr_err("%s: %s", path, strerror(errno));
+		return err;
+	}
+	elf_version(EV_CURRENT);
+	k->elf = elf_begin(k->fd, ELF_C_READ_MMAP, NULL);
+	if (!k->elf) {
+		explain_not_elf(path, k->fd);
+		return -EINVAL;
+	}
+	err = check_header(k);
+	if (!err)
+		err = load_symbols(k);
+	if (err == -ENOMEM)
+		pr_err("%s: out of memory", path);
+	return err;
+}
+
+void kimage__close(struct kimage *k)
+{
+	free(k->by_addr);
+	free(k->by_name);
+	if (k->elf)
+		elf_end(k->elf);
+	if (k->fd > 0)
+		close(k->fd);
+	memset(k, 0, sizeof(*k));
+}
+
+const struct ksym *kimage__sym(const struct kimage *k, const char *name)
+{
+	struct ksym key = { .name = name };
+
+	return bsearch(&key, k->by_name, k->nr_syms, sizeof(key), ksym_name_cmp);
+}
+
+const struct ksym *kimage__sym_at(const struct kimage *k, uint64_t addr)
+{
+	struct ksym key = { .addr = addr };
+
+	return bsearch(&key, k->by_addr, k->nr_syms, sizeof(key), ksym_addr_cmp);
+}
+
+int kimage__read(const struct kimage *k, uint64_t addr, void *buf, size_t len)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(k->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) ||
+		    sh.sh_type == SHT_NOBITS)
+			continue;
+		if (addr < sh.sh_addr || addr - sh.sh_addr > sh.sh_size ||
+		    len > sh.sh_size - (addr - sh.sh_addr))
+			continue;
+		if (pread(k->fd, buf, len, sh.sh_offset + addr - sh.sh_addr) ==
+		    (ssize_t)len)
+			return 0;
+		return -EFAULT;
+	}
+	return -EFAULT;
+}
+
+int kimage__build_id(const struct kimage *k, char *buf, size_t size)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(k->elf, scn))) {
+		Elf_Data *data;
+		GElf_Nhdr nhdr;
+		size_t off = 0, name_off, desc_off, i;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		data = elf_getdata(scn, NULL);
+		while (data && (off = gelf_getnote(data, off, &nhdr, &name_off,
+						   &desc_off)) > 0) {
+			const unsigned char *desc = (const unsigned char *)data->d_buf + desc_off;
+
+			if (nhdr.n_type != NT_GNU_BUILD_ID || nhdr.n_namesz != 4 ||
+			    memcmp((const char *)data->d_buf + name_off, "GNU", 4) ||
+			    2 * nhdr.n_descsz + 1 > size)
+				continue;
+			for (i = 0; i < nhdr.n_descsz; i++)
+				snprintf(buf + 2 * i, 3, "%02x", desc[i]);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}

@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The libFuzzer harnesses: included from the top-level Makefile, whose
+# LIB_SRCS, BASIC_CFLAGS, LIBS, O, Q, V and SUDO it uses.  See
+# tests/fuzz/README.md.
+#
+#   make fuzz-build              build $(O)/fuzz/fuzz-abidocs, fuzz-what
+#   make fuzz-seed               (re)seed the corpora from the kernel tree
+#   make fuzz                    run each fuzzer for FUZZ_SECONDS (600)
+#   make -j2 fuzz                the same, both at once
+#   make fuzz FUZZ_SECONDS=60 FUZZ_FLAGS=-jobs=4
+
+FUZZ_O		:= $(O)/fuzz
+FUZZ_NAMES	:= abidocs what
+FUZZ_BINS	:= $(FUZZ_NAMES:%=$(FUZZ_O)/fuzz-%)
+FUZZ_SECONDS	?= 600
+FUZZ_FLAGS	?=
+FUZZ_CC		?= clang
+# Every sanitizer finding must abort, or libFuzzer does not keep the input.
+# Clang's -Wformat=2, unlike gcc's, flags vfprintf() in the print callback.
+FUZZ_CFLAGS	:= -g -O1 -fsanitize=fuzzer,address,undefined \
+		   -fno-sanitize-recover=all -fno-omit-frame-pointer \
+		   $(filter-out -Werror -MMD -MP,$(BASIC_CFLAGS)) \
+		   -Wno-format-nonliteral
+# No dependency files here: the sources are compiled and linked in one go.
+FUZZ_HDRS	:= $(wildcard abidiff/*.h collectors/*/*.h guest-agent/*.h)
+FUZZ_PACKAGES	:= clang libclang-rt-14-dev libjansson-dev pkg-config perl
+
+ifneq ($(V),1)
+QUIET_CLANG	= @echo '  CLANG   ' $@;
+QUIET_FUZZ	= @echo '  FUZZ    ' $* for $(FUZZ_SECONDS) s;
+QUIET_SEED	= @echo '  SEED    ' $(FUZZ_O)/corpus-*;
+endif
+
+# Writes one file per unique What: value (What: or Where: lines and the
+# paths under them, as collectors/abidocs/parse.c reads them), named by its
+# SHA-1 as libFuzzer names what it adds.  Perl because it is one process for
+# ~5,000 files; the code has no '#' and no single quote.
+FUZZ_WHAT_SEEDER := \
+	use Digest::SHA qw(sha1_hex); \
+	my $$dir = shift; my %seen; \
+	for my $$f (@ARGV) { \
+		open(my $$in, "<", $$f) or die "$$f: $$!\n"; \
+		my $$what = 0; \
+		while (<$$in>) { \
+			s/\r?\n\z//; \
+			my $$v; \
+			if (/^(?:what|where):(.*)/i) { $$what = 1; $$v = $$1; } \
+			elsif (/^(?:date|kernelversion|contact|description|users):/i) { $$what = 0; } \
+			elsif ($$what && m{^\s*/}) { $$v = $$_; } \
+			next unless defined $$v; \
+			$$v =~ s/^[ \t]+|[ \t]+\z//g; \
+			next if $$v eq "" || $$seen{$$v}++; \
+			open(my $$out, ">", "$$dir/" . sha1_hex($$v)) or die "$$dir: $$!\n"; \
+			print $$out $$v; \
+			close($$out) or die "$$dir: $$!\n"; \
+		} \
+	} \
+	print scalar(keys %seen), "\n";
+
+fuzz-build: $(FUZZ_BINS)
+
+# Clang and its runtimes (libFuzzer, the sanitizers): installed if missing.
+fuzz-deps:
+	$(call install_missing,$(FUZZ_PACKAGES))
+
+# The harness and every library source, compiled and linked in one step.
+$(FUZZ_BINS): $(FUZZ_O)/%: tests/fuzz/%.c $(LIB_SRCS) $(FUZZ_HDRS) \
+		tests/fuzz/fuzz.mk | fuzz-deps
+	@mkdir -p $(@D)
+	$(QUIET_CLANG)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRCS) $(LIBS)
+
+# The seeds: every ABI file of the kernel tree (named after its path under
+# Documentation/ABI) and every What: pattern in them.  Seeds are copied over
+# what is there, so a corpus keeps what earlier runs added.  The dictionaries
+# are the tags and the pattern syntax.
+fuzz-seed:
+	$(QUIET_SEED)
+	$(Q)tree=$$(tests/kernel-tree.sh) || exit 2; \
+	abi=$$tree/Documentation/ABI; \
+	mkdir -p $(FUZZ_O)/corpus-abidocs $(FUZZ_O)/corpus-what || exit 2; \
+	files=$$(cd "$$abi" && for d in stable testing unstable obsolete private removed; do \
+		[ ! -d $$d ] || find $$d -type f; done | LC_ALL=C sort); \
+	[ -n "$$files" ] || { echo "no ABI files in $$abi" >&2; exit 2; }; \
+	n=0; \
+	for f in $$files; do \
+		cp "$$abi/$$f" "$(FUZZ_O)/corpus-abidocs/$$(echo "$$f" | tr / _)" || exit 2; \
+		n=$$((n + 1)); \
+	done; \
+	w=$$(cd "$$abi" && perl -e '$(FUZZ_WHAT_SEEDER)' \
+		"$(CURDIR)/$(FUZZ_O)/corpus-what" $$files) || exit 2; \
+	printf '"%s"\n' What: Where: Date: KernelVersion: Contact: \
+		Description: Users: what: /sys/ /proc/sys/ >$(FUZZ_O)/abidocs.dict; \
+	printf '"%s"\n' '\x0a' '\x0aWhat:' '\x0a\x09' '\x0d\x0a' ' = ' \
+		>>$(FUZZ_O)/abidocs.dict; \
+	printf '"%s"\n' / ... /.../ '<' '>' '<N>' '[' ']' ']+' '[^' '[0-9]+' \
+		'{' '}' , '*' X Y Z ' = ' '\x0a' /sys/ /sys/devices/ \
+		>$(FUZZ_O)/what.dict; \
+	echo "    $$n ABI files in $(FUZZ_O)/corpus-abidocs, $$w What: patterns in $(FUZZ_O)/corpus-what"
+
+# One fuzzer for FUZZ_SECONDS; new inputs go to its corpus, crashes, leaks,
+# timeouts and out-of-memory inputs to $(FUZZ_O)/crashes-NAME/.
+FUZZ_RUNS	:= $(FUZZ_NAMES:%=fuzz-run-%)
+
+$(FUZZ_RUNS): fuzz-run-%: $(FUZZ_O)/fuzz-% fuzz-seed
+	@mkdir -p $(FUZZ_O)/crashes-$*
+	$(QUIET_FUZZ)
+	$(Q)$(FUZZ_O)/fuzz-$* -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+		-rss_limit_mb=2048 -dict=$(FUZZ_O)/$*.dict \
+		-artifact_prefix=$(FUZZ_O)/crashes-$*/ $(FUZZ_FLAGS) \
+		$(FUZZ_O)/corpus-$*
+
+fuzz: $(FUZZ_RUNS)
+	$(Q)set -- $(FUZZ_NAMES:%=$(FUZZ_O)/crashes-%/*); \
+	for f; do [ ! -e "$$f" ] || echo "crash input: $$f"; done
+
+.PHONY: fuzz fuzz-build fuzz-deps fuzz-seed $(FUZZ_RUNS)
