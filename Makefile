@@ -25,8 +25,8 @@ ASAN_O		:= $(O)/asan
 CFLAGS		?= -O2 -g
 BASIC_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE -Wall -Wformat=2 -MMD -MP -I. -Iabidiff \
 		   -DKABIDIFF_VERSION='"$(VERSION)"' \
-		   $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
-LIBS		:= $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null)
+		   $(shell $(PKG_CONFIG) --cflags jansson libdw 2>/dev/null)
+LIBS		:= $(shell $(PKG_CONFIG) --libs jansson libdw 2>/dev/null)
 TEST_LIBS	:= $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 SANITIZE	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
 		   -fno-sanitize-recover=all
@@ -57,7 +57,9 @@ MODEL_SRCS	:= abidiff/print.c abidiff/array.c abidiff/bytes.c abidiff/jstr.c \
 		   abidiff/snapshot-json.c abidiff/what-index.c
 ENGINE_SRCS	:= abidiff/docmatch.c
 COLLECTOR_SRCS	:= collectors/abidocs/parse.c collectors/abidocs/collect.c \
-		   collectors/sysfs/sysfs-dir.c guest-agent/walk.c
+		   collectors/sysfs/sysfs-dir.c guest-agent/walk.c \
+		   collectors/vmlinux/kimage.c collectors/vmlinux/types.c \
+		   collectors/vmlinux/vmlinux.c
 LIB_SRCS	:= $(MODEL_SRCS) $(ENGINE_SRCS) $(COLLECTOR_SRCS)
 CLI_SRCS	:= abidiff/main.c abidiff/cmd-collect.c abidiff/cmd-docs.c \
 		   abidiff/cmd-show.c abidiff/cmd-undocumented.c
@@ -70,7 +72,8 @@ UNIT_BINS	:= $(UNIT_TESTS:%=$(O)/tests/unit/%) \
 		   $(UNIT_TESTS:%=$(ASAN_O)/tests/unit/%)
 
 # Debian packages: what building, testing and running need.
-DEB_PACKAGES	:= gcc make pkg-config libjansson-dev libcmocka-dev perl \
+DEB_PACKAGES	:= gcc make pkg-config libjansson-dev libdw-dev libelf-dev \
+		   libcmocka-dev perl \
 		   python3 python3-jsonschema valgrind xz-utils time
 SUDO		:= $(if $(filter 0,$(shell id -u)),,sudo)
 

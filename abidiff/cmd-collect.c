@@ -10,23 +10,92 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "collectors/abidocs/abidocs.h"
 #include "collectors/sysfs/sysfs-dir.h"
+#include "collectors/vmlinux/vmlinux.h"
 #include "docmatch.h"
 #include "print.h"
 #include "snapshot-json.h"
 #include "banned.h"
 
 static const char collect_usage[] =
-	"Usage: kabidiff collect [-o FILE] [--docs DIR] [--sysfs-dir DIR]\n\n"
-	"Write a snapshot of what the inputs show: the Documentation/ABI entries\n"
-	"of a kernel tree, the nodes of a sysfs tree, and, with both, how many\n"
+	"Usage: kabidiff collect [-o FILE] [--vmlinux FILE] [--docs DIR]\n"
+	"                        [--sysfs-dir DIR] [BUILD_DIR]\n\n"
+	"Write a snapshot of what the inputs show: the syscalls of a vmlinux and\n"
+	"the layouts of the types they take, the Documentation/ABI entries of a\n"
+	"kernel tree, the nodes of a sysfs tree, and, with the last two, how many\n"
 	"of the nodes the entries document.\n\n"
 	"  -o, --output FILE  write FILE (atomically) instead of standard output\n"
-	"  --docs DIR         a kernel tree or its Documentation/ABI\n"
-	"  --sysfs-dir DIR    walk DIR (a live /sys or a copy) as /sys\n";
+	"  --vmlinux FILE     a vmlinux with DWARF (BUILD_DIR/vmlinux by default)\n"
+	"  --docs DIR         a kernel tree or its Documentation/ABI (by default\n"
+	"                     the source tree of BUILD_DIR); the tree also names\n"
+	"                     the syscalls (arch/x86/entry/syscalls/syscall_64.tbl)\n"
+	"  --sysfs-dir DIR    walk DIR (a live /sys or a copy) as /sys\n"
+	"  BUILD_DIR          a kernel build (the O= directory, or the tree)\n";
+
+/* What to collect from, after BUILD_DIR's defaults are filled in. */
+struct inputs {
+	const char *vmlinux;
+	const char *docs_dir;
+	const char *sysfs_dir;
+	char *syscall_tbl;	/* found in the source tree, if there */
+	char *vmlinux_buf, *source_buf;
+};
+
+static bool exists(const char *path)
+{
+	return !access(path, F_OK);
+}
+
+/* "DIR/REST", malloc()ed; NULL (ENOMEM). */
+static char *path_join(const char *dir, const char *rest)
+{
+	size_t len = strlen(dir) + strlen(rest) + 2;
+	char *path = malloc(len);
+
+	if (path)
+		snprintf(path, len, "%s/%s", dir, rest);
+	return path;
+}
+
+/* BUILD_DIR gives the vmlinux and, through its "source" link, the tree. */
+static int fill_inputs(struct inputs *in, const char *build_dir)
+{
+	const char *tree = in->docs_dir;
+
+	if (build_dir) {
+		in->vmlinux_buf = path_join(build_dir, "vmlinux");
+		in->source_buf = path_join(build_dir, "source");
+		if (!in->vmlinux_buf || !in->source_buf)
+			return -ENOMEM;
+		if (!in->vmlinux)
+			in->vmlinux = in->vmlinux_buf;
+		if (!tree)
+			tree = exists(in->source_buf) ? in->source_buf : build_dir;
+		if (!in->docs_dir)
+			in->docs_dir = tree;
+	}
+	if (!tree || !in->vmlinux)
+		return 0;
+	in->syscall_tbl = path_join(tree, "arch/x86/entry/syscalls/syscall_64.tbl");
+	if (!in->syscall_tbl)
+		return -ENOMEM;
+	if (!exists(in->syscall_tbl)) {
+		free(in->syscall_tbl);
+		in->syscall_tbl = NULL;
+	}
+	return 0;
+}
+
+static void release_inputs(struct inputs *in)
+{
+	free(in->syscall_tbl);
+	free(in->vmlinux_buf);
+	free(in->source_buf);
+}
 
 /* Coverage counts attributes (files), as 'undocumented' does. */
 static int compute_coverage(struct snapshot *s)
@@ -49,36 +118,45 @@ static int compute_coverage(struct snapshot *s)
 	return err;
 }
 
-static int collect(struct snapshot *s, const char *docs_dir,
-		   const char *sysfs_dir, struct abidocs_stats *st)
+static int collect(struct snapshot *s, const struct inputs *in,
+		   struct abidocs_stats *st)
 {
+	struct vmlinux_stats vst = { 0 };
 	int err = 0;
 
-	s->kernel.collected_by = strdup("kabidiff " KABIDIFF_VERSION);
-	if (!s->kernel.collected_by)
-		return -ENOMEM;
-	if (docs_dir)
-		err = abidocs__collect(docs_dir, s, st);
-	if (!err && sysfs_dir)
-		err = sysfs_dir__collect(sysfs_dir, "/sys", true, s);
+	if (in->vmlinux)
+		err = vmlinux__collect(in->vmlinux, in->syscall_tbl, s, &vst);
+	if (!err && in->docs_dir) {
+		/* the docs' warnings belong to 'docs validate': count them */
+		kabi_print_fn_t print = kabi_set_print(print_errors_only);
+
+		err = abidocs__collect(in->docs_dir, s, st);
+		kabi_set_print(print);
+	}
+	if (!err && in->sysfs_dir)
+		err = sysfs_dir__collect(in->sysfs_dir, "/sys", true, s);
 	if (!err)
 		err = snapshot__sort(s, "collected snapshot");
-	if (!err && docs_dir && sysfs_dir)
+	if (!err && in->docs_dir && in->sysfs_dir)
 		err = compute_coverage(s);
-	return err;
+	free(s->kernel.collected_by);
+	s->kernel.collected_by = strdup("kabidiff " KABIDIFF_VERSION);
+	return err ? err : s->kernel.collected_by ? 0 : -ENOMEM;
 }
 
 int do_collect(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "output",	required_argument,	NULL, 'o' },
+		{ "vmlinux",	required_argument,	NULL, 'v' },
 		{ "docs",	required_argument,	NULL, 'd' },
 		{ "sysfs-dir",	required_argument,	NULL, 's' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ 0 }
 	};
-	const char *output = NULL, *docs_dir = NULL, *sysfs_dir = NULL;
+	const char *output = NULL;
 	struct abidocs_stats st = { 0 };
+	struct inputs in = { 0 };
 	struct snapshot *s;
 	int opt, err;
 
@@ -87,11 +165,14 @@ int do_collect(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
+		case 'v':
+			in.vmlinux = optarg;
+			break;
 		case 'd':
-			docs_dir = optarg;
+			in.docs_dir = optarg;
 			break;
 		case 's':
-			sysfs_dir = optarg;
+			in.sysfs_dir = optarg;
 			break;
 		case 'h':
 			fputs(collect_usage, stdout);
@@ -100,24 +181,24 @@ int do_collect(int argc, char **argv)
 			return usage_hint("collect");
 		}
 	}
-	if (optind != argc)
+	if (argc - optind > 1)
 		return usage_error("collect", "unexpected argument '%s'",
-				   argv[optind]);
-	if (!docs_dir && !sysfs_dir)
-		return usage_error("collect", "collect needs --docs or --sysfs-dir");
+				   argv[optind + 1]);
+	if (optind == argc && !in.vmlinux && !in.docs_dir && !in.sysfs_dir)
+		return usage_error("collect",
+				   "collect needs a BUILD_DIR, --vmlinux, --docs or --sysfs-dir");
 	s = snapshot__new();
-	if (!s)
-		return EXIT_TROUBLE;
-	/* the docs' warnings belong to 'docs validate': count, don't list */
-	kabi_set_print(print_errors_only);
-	err = collect(s, docs_dir, sysfs_dir, &st);
+	err = s ? fill_inputs(&in, optind < argc ? argv[optind] : NULL) : -ENOMEM;
+	if (!err)
+		err = collect(s, &in, &st);
 	if (!err && st.warnings)
 		fprintf(stderr, "kabidiff: warning: %s: %u warnings about the ABI documentation; see 'kabidiff docs validate'\n",
-			docs_dir, st.warnings);
+			in.docs_dir, st.warnings);
 	if (!err)
 		err = output ? snapshot__save(s, output) : snapshot__write(s, stdout);
 	if (err == -ENOMEM)
 		pr_err("out of memory");
+	release_inputs(&in);
 	snapshot__free(s);
 	return err ? EXIT_TROUBLE : EXIT_OK;
 }

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -112,7 +113,8 @@ static int load_symbols(struct kimage *k)
 			continue;
 		k->by_addr[k->nr_syms].name = name;
 		k->by_addr[k->nr_syms].addr = sym.st_value;
-		k->by_addr[k->nr_syms++].size = sym.st_size;
+		k->by_addr[k->nr_syms].size = sym.st_size;
+		k->by_addr[k->nr_syms++].weak = GELF_ST_BIND(sym.st_info) == STB_WEAK;
 	}
 	memcpy(k->by_name, k->by_addr, k->nr_syms * sizeof(*k->by_name));
 	qsort(k->by_addr, k->nr_syms, sizeof(*k->by_addr), ksym_addr_cmp);
@@ -164,11 +166,23 @@ const struct ksym *kimage__sym(const struct kimage *k, const char *name)
 	return bsearch(&key, k->by_name, k->nr_syms, sizeof(key), ksym_name_cmp);
 }
 
-const struct ksym *kimage__sym_at(const struct kimage *k, uint64_t addr)
+const struct ksym *kimage__sym_at(const struct kimage *k, uint64_t addr,
+				  const char *prefer)
 {
 	struct ksym key = { .addr = addr };
+	const struct ksym *hit, *p, *end = k->by_addr + k->nr_syms;
+	size_t len = strlen(prefer);
 
-	return bsearch(&key, k->by_addr, k->nr_syms, sizeof(key), ksym_addr_cmp);
+	hit = bsearch(&key, k->by_addr, k->nr_syms, sizeof(key), ksym_addr_cmp);
+	if (!hit)
+		return NULL;
+	/* several names for one address: the first of the run, then @prefer */
+	while (hit > k->by_addr && hit[-1].addr == addr)
+		hit--;
+	for (p = hit; p < end && p->addr == addr; p++)
+		if (!strncmp(p->name, prefer, len))
+			return p;
+	return hit;
 }
 
 int kimage__read(const struct kimage *k, uint64_t addr, void *buf, size_t len)

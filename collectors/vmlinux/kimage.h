@@ -7,6 +7,7 @@
 #ifndef KABIDIFF_KIMAGE_H
 #define KABIDIFF_KIMAGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,7 @@ struct ksym {
 	const char *name;	/* in the ELF string table (owned by @elf) */
 	uint64_t addr;
 	uint64_t size;
+	bool weak;		/* STB_WEAK: a default that nothing overrode */
 };
 
 struct kimage {
@@ -41,8 +43,12 @@ void kimage__close(struct kimage *k);
 /* kimage__sym() - the symbol named @name, or NULL. */
 const struct ksym *kimage__sym(const struct kimage *k, const char *name);
 
-/* kimage__sym_at() - a symbol whose value is exactly @addr, or NULL. */
-const struct ksym *kimage__sym_at(const struct kimage *k, uint64_t addr);
+/*
+ * kimage__sym_at() - a symbol whose value is exactly @addr, or NULL; of
+ * several, one whose name starts with @prefer if there is one.
+ */
+const struct ksym *kimage__sym_at(const struct kimage *k, uint64_t addr,
+				  const char *prefer);
 
 /*
  * kimage__read() - copy @len bytes at virtual address @addr into @buf.
