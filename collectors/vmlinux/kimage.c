@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <libelf.h>
@@ -37,13 +38,39 @@ static void explain_not_elf(const char *path, int fd)
 	unsigned char hdr[0x210];
 	ssize_t n = pread(fd, hdr, sizeof(hdr), 0);
 
-	if (n >= 0x206 && !memcmp(hdr + 0x202, "HdrS", 4))
+	if (n >= 4 && !memcmp(hdr, ELFMAG, SELFMAG))
+		pr_err("%s: a truncated or damaged ELF file", path);
+	else if (n >= 0x206 && !memcmp(hdr + 0x202, "HdrS", 4))
 		pr_err("%s: a compressed kernel image (bzImage), not a vmlinux; use the vmlinux of the build directory, or for Debian's kernels the one in linux-image-*-dbg (usr/lib/debug/boot/vmlinux-*)",
 		       path);
 	else if (n == 0)
 		pr_err("%s: empty file, not a vmlinux", path);
 	else
 		pr_err("%s: not an ELF file, so not a vmlinux", path);
+}
+
+/* Every section's bytes must be in the file: a cut-off copy is refused. */
+static int check_size(struct kimage *k)
+{
+	Elf_Scn *scn = NULL;
+	struct stat st;
+	GElf_Shdr sh;
+
+	if (fstat(k->fd, &st))
+		return -errno;
+	if (k->ehdr.e_shoff + (uint64_t)k->ehdr.e_shnum * k->ehdr.e_shentsize >
+	    (uint64_t)st.st_size)
+		goto truncated;
+	while ((scn = elf_nextscn(k->elf, scn))) {
+		if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
+		    sh.sh_offset + sh.sh_size > (uint64_t)st.st_size)
+			goto truncated;
+	}
+	return 0;
+truncated:
+	pr_err("%s: truncated: the ELF headers describe more than its %lld bytes",
+	       k->path, (long long)st.st_size);
+	return -EINVAL;
 }
 
 static int check_header(struct kimage *k)
@@ -65,7 +92,7 @@ static int check_header(struct kimage *k)
 		       k->ehdr.e_machine);
 		return -EPROTONOSUPPORT;
 	}
-	return 0;
+	return check_size(k);
 }
 
 static Elf_Scn *find_section(Elf *elf, Elf64_Word type)
@@ -124,15 +151,20 @@ static int load_symbols(struct kimage *k)
 
 int kimage__open(struct kimage *k, const char *path)
 {
+	struct stat st;
 	int err;
 
 	memset(k, 0, sizeof(*k));
 	k->path = path;
 	k->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (k->fd < 0) {
+	if (k->fd < 0 || fstat(k->fd, &st)) {
 		err = -errno;
 		pr_err("%s: %s", path, strerror(errno));
 		return err;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		pr_err("%s: a directory, not a vmlinux", path);
+		return -EISDIR;
 	}
 	elf_version(EV_CURRENT);
 	k->elf = elf_begin(k->fd, ELF_C_READ_MMAP, NULL);

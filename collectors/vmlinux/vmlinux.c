@@ -254,7 +254,7 @@ static int read_meta(struct collect *c)
 
 	if (!start || !stop)
 		return 0;	/* no CONFIG_FTRACE_SYSCALLS */
-	if (meta_layout_from_dwarf(c, &l))
+	if (c->dw && meta_layout_from_dwarf(c, &l))
 		pr_warn("%s: no DWARF for struct syscall_metadata: reading the ftrace metadata with 6.1's layout",
 			c->k.path);
 	for (addr = start->addr; !err && addr + 8 <= stop->addr; addr += 8)
@@ -482,7 +482,7 @@ int vmlinux__collect(const char *path, const char *syscall_tbl,
 	if (!err) {
 		c.dw = dwarf_begin_elf(c.k.elf, DWARF_C_READ, NULL);
 		if (!c.dw)
-			pr_warn("%s: no DWARF (%s): syscall arguments come from the ftrace metadata, without types' layouts",
+			pr_warn("%s: no DWARF (%s): syscall arguments come from the ftrace metadata (in 6.1's layout), no types are collected",
 				path, dwarf_errmsg(-1));
 		c.tc = type_closure__new(s);
 		err = c.tc ? 0 : -ENOMEM;
