@@ -1,0 +1,224 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Make sure a Debian 6.1 kernel is in the kabidiff cache and print the path
+# of one file from it (alone, on stdout).  Progress goes to stderr.
+#
+#   vmlinux=$(tests/debian-vmlinux.sh) || exit 2          # ELF with DWARF
+#   bzimage=$(tests/debian-vmlinux.sh --image) || exit 2  # bootable bzImage
+#
+# Without arguments: linux-image-$ABI-amd64-dbg, member
+# ./usr/lib/debug/boot/vmlinux-$ABI-amd64 (about 630 MB; the .deb is 855 MB).
+# With --image: linux-image-$ABI-amd64-unsigned, member
+# ./boot/vmlinuz-$ABI-amd64 (about 8 MB; the .deb is 70 MB).
+#
+# The cache is ${KABIDIFF_CACHE:-$HOME/.cache/kabidiff}; files go to
+# $CACHE/debian/, named as in the package (vmlinux-6.1.0-57-amd64, ...).
+#
+# Environment:
+#   KABIDIFF_DEBIAN_ABI=6.1.0-47  the ABI to fetch; by default the newest
+#                                 linux-image-6.1.0-*-amd64-unsigned that
+#                                 apt-cache knows (apt-get update is run,
+#                                 through sudo when not root, if it knows
+#                                 none).
+#   KABIDIFF_KEEP_DEB=1           keep the .deb in $CACHE/debian/ (a kept one
+#                                 is used instead of downloading again, and
+#                                 removed by a later run without this).
+#
+# Nothing is installed: the package is fetched with `apt-get download` into
+# a temporary directory inside the cache, the one member is extracted into a
+# temporary file there, checked (a complete ELF, or a bzImage), and renamed
+# into place.  The final name only ever holds a complete file; an
+# interrupted run leaves at most a temporary directory, which a later run
+# removes once the process that made it is gone.  Two runs at the same time
+# are safe but do the work twice.
+
+set -eu
+
+CACHE=${KABIDIFF_CACHE:-${HOME:?HOME is not set}/.cache/kabidiff}
+DIR=$CACHE/debian
+
+say() {
+	printf '%s: %s\n' "${0##*/}" "$*" >&2
+}
+
+die() {
+	say "$*"
+	exit 2
+}
+
+# usage STATUS: the header above, on stdout for --help, else on stderr
+usage() {
+	if [ "$1" -eq 0 ]; then
+		sed -n '3,/^$/s/^# \{0,1\}//p' "$0"
+	else
+		sed -n '3,/^$/s/^# \{0,1\}//p' "$0" >&2
+	fi
+	exit "$1"
+}
+
+# Root (or sudo) for apt-get update only; downloading needs neither.
+as_root() {
+	if [ "$(id -u)" -eq 0 ]; then
+		"$@"
+	else
+		command -v sudo >/dev/null || die "not root and no sudo: run '$*' by hand"
+		sudo "$@"
+	fi
+}
+
+# The ABIs (6.1.0-N) of the linux-image-6.1.0-N-amd64-unsigned packages
+# apt-cache knows, newest last.  Not the cloud or rt flavours.
+known_abis() {
+	apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$' |
+		sed -n 's/^linux-image-\(6\.1\.0-[0-9]*\)-amd64-unsigned .*/\1/p' |
+		sort -t- -k2,2n
+}
+
+# elf_complete FILE: an ELF file whose section header table lies inside it
+# (the table is the last thing the linker writes, so a truncated file fails).
+elf_complete() {
+	LC_ALL=C readelf -h "$1" 2>/dev/null | awk -v size="$(stat -c %s "$1")" '
+		/^ *Class:/				{ class = $2 }
+		/^ *Start of section headers:/		{ shoff = $5 }
+		/^ *Size of section headers:/		{ shentsize = $5 }
+		/^ *Number of section headers:/		{ shnum = $5 }
+		END {
+			if (class != "ELF64" || shnum == "" || shnum + 0 == 0) exit 1
+			exit !(shoff + shentsize * shnum <= size)
+		}'
+}
+
+# bzimage_ok FILE: the "HdrS" magic of the x86 boot protocol at 0x202.
+bzimage_ok() {
+	[ "$(dd if="$1" bs=1 skip=514 count=4 2>/dev/null)" = HdrS ]
+}
+
+# Remove temporary directories of runs that died without cleaning up
+# (kill -9, power loss).  Their names carry the pid that made them.
+sweep() {
+	for old in "$DIR"/.tmp.*; do
+		[ -d "$old" ] || continue
+		pid=${old##*/.tmp.}
+		pid=${pid%%.*}
+		case $pid in
+		'' | *[!0-9]*) continue ;;
+		esac
+		if ! kill -0 "$pid" 2>/dev/null && [ "$pid" != $$ ]; then
+			say "removing $old, left by an interrupted run"
+			rm -rf "$old"
+		fi
+	done
+}
+
+what=vmlinux
+case ${1-} in
+'') ;;
+--image) what=image; shift ;;
+-h | --help) usage 0 ;;
+*) say "unknown argument: $1"; usage 2 ;;
+esac
+[ $# -eq 0 ] || usage 2
+
+if [ -n "${KABIDIFF_DEBIAN_ABI-}" ]; then
+	ABI=$KABIDIFF_DEBIAN_ABI
+else
+	ABI=$(known_abis | tail -n 1)
+	if [ -z "$ABI" ]; then
+		say "apt-cache knows no linux-image-6.1.0-*-amd64-unsigned: running apt-get update"
+		as_root apt-get update >&2 || die "apt-get update failed"
+		ABI=$(known_abis | tail -n 1)
+		[ -n "$ABI" ] || die "no linux-image-6.1.0-*-amd64-unsigned in the apt sources"
+	fi
+fi
+case $ABI in
+*[!0-9.-]* | '' | -* | *-) die "KABIDIFF_DEBIAN_ABI must look like 6.1.0-47, not '$ABI'" ;;
+esac
+
+if [ "$what" = vmlinux ]; then
+	PACKAGE=linux-image-$ABI-amd64-dbg
+	MEMBER=./usr/lib/debug/boot/vmlinux-$ABI-amd64
+else
+	PACKAGE=linux-image-$ABI-amd64-unsigned
+	MEMBER=./boot/vmlinuz-$ABI-amd64
+fi
+FINAL=$DIR/${MEMBER##*/}
+
+if [ -s "$FINAL" ]; then
+	printf '%s\n' "$FINAL"
+	exit 0
+fi
+
+mkdir -p "$DIR"
+sweep
+tmp=$(mktemp -d "$DIR/.tmp.$$.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+# A .deb kept by an earlier run with KABIDIFF_KEEP_DEB=1 (apt-get download
+# checked its hash then; the rename below only ever exposes whole files).
+deb=
+for kept in "$DIR/${PACKAGE}_"*_amd64.deb; do
+	[ -f "$kept" ] && deb=$kept
+done
+
+if [ -n "$deb" ]; then
+	say "using $deb"
+else
+	# apt-get download writes into the current directory.  As root, apt
+	# drops to the _apt user for the download, who cannot enter a cache
+	# under /root; stay root instead of a warning and an unsandboxed
+	# fallback.
+	sandbox=
+	[ "$(id -u)" -ne 0 ] || sandbox='-o APT::Sandbox::User=root'
+	say "downloading $PACKAGE"
+	start=$(date +%s)
+	# shellcheck disable=SC2086
+	(cd "$tmp" && apt-get download $sandbox -q "$PACKAGE" >&2) ||
+		die "apt-get download $PACKAGE failed (try apt-get update, or another KABIDIFF_DEBIAN_ABI)"
+	for f in "$tmp/${PACKAGE}_"*.deb; do
+		[ -f "$f" ] && deb=$f
+	done
+	[ -n "$deb" ] || die "apt-get download $PACKAGE left no .deb"
+	say "downloaded $(($(stat -c %s "$deb") / 1000000)) MB in $(($(date +%s) - start)) s"
+fi
+
+# tar stops at the first match (--occurrence=1), so dpkg-deb, still
+# writing, gets SIGPIPE and complains: its stderr is shown only when the
+# extraction fails.  tar's status says whether the member was whole.
+say "extracting $MEMBER"
+start=$(date +%s)
+out=$tmp/${FINAL##*/}
+if ! dpkg-deb --fsys-tarfile "$deb" 2>"$tmp/dpkg-deb.err" |
+	tar -x -O --occurrence=1 "$MEMBER" >"$out"; then
+	cat "$tmp/dpkg-deb.err" >&2
+	case $deb in
+	"$tmp"/*) ;;
+	*) rm -f "$deb"; say "removed $deb: the next run downloads it again" ;;
+	esac
+	die "could not extract $MEMBER from $deb"
+fi
+size=$(stat -c %s "$out")
+if [ "$what" = vmlinux ]; then
+	[ "$size" -gt 100000000 ] || die "$MEMBER is only $size bytes"
+	elf_complete "$out" || die "$MEMBER is not a complete ELF64 file"
+	LC_ALL=C readelf -S -W "$out" 2>/dev/null | grep -q ' \.debug_info ' ||
+		die "$MEMBER has no .debug_info"
+else
+	[ "$size" -gt 1000000 ] || die "$MEMBER is only $size bytes"
+	bzimage_ok "$out" || die "$MEMBER is not a bzImage"
+fi
+say "extracted $((size / 1000000)) MB in $(($(date +%s) - start)) s"
+
+mv -f "$out" "$FINAL"
+if [ "${KABIDIFF_KEEP_DEB-}" = 1 ]; then
+	case $deb in
+	"$tmp"/*) mv -f "$deb" "$DIR/" && say "kept $DIR/${deb##*/}" ;;
+	esac
+else
+	# One downloaded into $tmp goes with it; one kept earlier goes now.
+	rm -f "$deb"
+fi
+
+printf '%s\n' "$FINAL"

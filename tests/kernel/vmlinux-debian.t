@@ -1,0 +1,96 @@
+#!/bin/sh
+# The vmlinux collector on Debian's own 6.1 kernel (the -dbg package's
+# vmlinux with DWARF, fetched into the cache): the x86_64 table agrees with
+# linux-source-6.1's syscall_64.tbl number by number, every implemented
+# syscall has a DWARF signature whose argument count the ftrace metadata
+# confirms, and the layouts of the UAPI structs agree with pahole's.
+. "$(dirname "$0")/../lib.sh"
+
+VMLINUX=$("$TOP/tests/debian-vmlinux.sh") || {
+	echo "Bail out! could not fetch Debian's vmlinux (tests/debian-vmlinux.sh)"
+	exit 1
+}
+TREE=$("$TOP/tests/kernel-tree.sh") || {
+	echo "Bail out! could not unpack linux-source-6.1 (tests/kernel-tree.sh)"
+	exit 1
+}
+TBL=$TREE/arch/x86/entry/syscalls/syscall_64.tbl
+
+"$KABIDIFF" collect --vmlinux "$VMLINUX" --docs "$TREE" -o "$TMP/snap.json" 2>"$TMP/err"
+is "$?:$(grep -v 'warnings about the ABI documentation' "$TMP/err")" "0:" \
+   "collect --vmlinux ${VMLINUX##*/}: no warning (DWARF and ftrace agree on every argument count)"
+
+python3 - "$TMP/snap.json" "$TBL" >"$TMP/table" <<'PY'
+import json, sys
+snap = json.load(open(sys.argv[1]))
+ours = {s["nr"]: s for s in snap["syscalls"] if s["abi"] == "x86_64"}
+tbl = {}
+for line in open(sys.argv[2]):
+    f = line.split()
+    if len(f) >= 4 and not f[0].startswith("#") and f[1] in ("common", "64"):
+        tbl[int(f[0])] = (f[2], "__x64_" + f[3])
+agree, off = [], []
+for nr, (name, entry) in sorted(tbl.items()):
+    s = ours.get(nr)
+    if s and s["implemented"]:
+        (agree if (s["name"], s["entry"]) == (name, entry) else off).append(nr)
+    else:
+        off.append(nr)
+print(("ok" if len(agree) >= 340 else "not ok") +
+      f" - {len(agree)} implemented syscalls agree with syscall_64.tbl (name and entry point)")
+# the table's entries this build does not implement (COND_SYSCALL stubs)
+not_built = [nr for nr in off if nr in ours and not ours[nr]["implemented"]]
+print(("ok" if off == not_built else "not ok") +
+      f" - {len(not_built)} table entries are not implemented in this build: " +
+      ", ".join(f"{nr} {tbl[nr][0]}" for nr in not_built))
+for nr in sorted(set(off) - set(not_built)):
+    print(f"#   {nr}: table {tbl[nr]}, ours {ours.get(nr)}")
+extra = [nr for nr, s in ours.items() if s["implemented"] and nr not in tbl]
+print(("ok" if not extra else "not ok") +
+      f" - no implemented syscall outside the table {extra if extra else ''}")
+impl = [s for s in ours.values() if s["implemented"]]
+both = [s for s in impl if "dwarf" in s["sources"] and "ftrace" in s["sources"]]
+print(("ok" if len(both) == len(impl) else "not ok") +
+      f" - {len(both)} of {len(impl)} implemented syscalls typed from DWARF and checked against the ftrace metadata")
+read = ours[0]
+print(("ok" if [(a["name"], a["type"]) for a in read["args"]] ==
+       [("fd", "unsigned int"), ("buf", "char *"), ("count", "size_t")] else "not ok") +
+      " - read(unsigned int fd, char *buf, size_t count)")
+print(("ok" if ours[39]["args"] == [] else "not ok") + " - getpid() has no arguments")
+PY
+relay <"$TMP/table"
+
+# Struct layouts against pahole on the same file
+command -v pahole >/dev/null || {
+	fail "pahole is installed ('make deps' installs dwarves)"
+	done_testing
+}
+for s in stat __kernel_timespec sockaddr iovec epoll_event clone_args; do
+	pahole -C "$s" "$VMLINUX" >"$TMP/pahole-$s" 2>&1
+done
+python3 - "$TMP/snap.json" "$TMP" >"$TMP/layouts" <<'PY'
+import json, re, sys
+types = json.load(open(sys.argv[1]))["types"]
+for name in ("stat", "__kernel_timespec", "sockaddr", "iovec", "epoll_event", "clone_args"):
+    text = open(f"{sys.argv[2]}/pahole-{name}").read()
+    size = int(re.search(r"/\* size: (\d+)", text).group(1))
+    members, depth = [], 0
+    for line in text.split("\n")[1:]:
+        # a top-level member's line ends at depth 0 with "/* offset size */";
+        # "};" closes an anonymous one
+        m = re.search(r"(\w+)?(\[\d*\])*(\s+__attribute__\(\(.*\)\))?;"
+                      r"\s+/\*\s+(\d+)\s+(\d+)\s+\*/", line)
+        depth += line.count("{") - line.count("}")
+        if depth == 0 and m:
+            anon = line.strip().startswith("}")
+            members.append((None if anon else m.group(1), int(m.group(4)), int(m.group(5))))
+    ours = types.get(f"struct {name}")
+    got = ours and (ours["size"], [(x.get("name"), x["offset"], x["size"]) for x in ours["members"]])
+    ok = got == (size, members)
+    print(("ok" if ok else "not ok") + f" - struct {name}: {size} bytes, {len(members)} members as pahole -C says")
+    if not ok:
+        print(f"#   pahole: {(size, members)}\n#   ours:   {got}")
+PY
+relay <"$TMP/layouts"
+
+done_testing
