@@ -142,11 +142,15 @@ test: $(O)/kabidiff $(ASAN_O)/kabidiff $(UNIT_BINS)
 
 # Timings never go in the tests: they are printed here, against the
 # reference tools measured in the same run.
+BENCHES		:= tests/bench/undocumented.sh tests/bench/vmlinux.sh
+BENCH_PACKAGES	:= abigail-tools
+
 bench: deps
+	$(call install_missing,$(BENCH_PACKAGES))
 	$(Q)$(MAKE) --no-print-directory bench-run
 
 bench-run: $(O)/kabidiff
-	$(Q)for b in tests/bench/*.sh; do sh $$b || exit; echo; done
+	$(Q)for b in $(BENCHES); do sh $$b || exit; echo; done
 
 install: $(O)/kabidiff
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

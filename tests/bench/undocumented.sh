@@ -8,31 +8,8 @@
 # the maximum resident set size that GNU time reports.
 set -eu
 
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-KABIDIFF=${KABIDIFF:-$TOP/build/kabidiff}
-RUNS=${RUNS:-5}
-CACHE=${KABIDIFF_CACHE:-$HOME/.cache/kabidiff}
+. "$(dirname "$0")/lib.sh"
 TREE=$("$TOP/tests/kernel-tree.sh")
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/kabidiff-bench.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-
-# measure RUNS CMD...: prints "SECONDS PEAK_KB", the best wall time and the
-# largest peak RSS over RUNS runs
-measure() {
-	runs=$1
-	shift
-	best= peak=0
-	i=0
-	while [ "$i" -lt "$runs" ]; do
-		/usr/bin/time -f '%e %M' -o "$TMP/time" "$@" >/dev/null 2>"$TMP/stderr" ||
-			{ echo "bench: $* failed: $(head -c 300 "$TMP/stderr")" >&2; exit 1; }
-		read -r wall kb <"$TMP/time"
-		best=$(awk -v a="$wall" -v b="${best:-$wall}" 'BEGIN { print (a < b ? a : b) }')
-		[ "$kb" -gt "$peak" ] && peak=$kb
-		i=$((i + 1))
-	done
-	echo "$best $peak"
-}
 
 # compare LABEL SYSFS_DIR [WRAPPER...]: both tools on one tree
 compare() {
@@ -45,8 +22,6 @@ compare() {
 		printf "%-34s %8.3f s %7.1f MB   %8.3f s %7.1f MB   %6.1fx %5.1fx\n",
 		       l, kw, km / 1024, gw, gm / 1024, gw / (kw > 0.001 ? kw : 0.001), gm / km }'
 }
-
-command -v /usr/bin/time >/dev/null || { echo "bench: needs GNU time (apt-get install time)" >&2; exit 1; }
 
 echo "kabidiff undocumented vs get_abi.pl undefined (linux-source-6.1 docs; best of $RUNS / 3 runs)"
 printf '%-34s %-22s   %-22s   %s\n' "sysfs" "kabidiff wall  peak" "get_abi.pl wall  peak" "faster, less memory"
