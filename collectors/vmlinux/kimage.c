@@ -217,7 +217,9 @@ const struct ksym *kimage__sym_at(const struct kimage *k, uint64_t addr,
 	return hit;
 }
 
-int kimage__read(const struct kimage *k, uint64_t addr, void *buf, size_t len)
+/* The file offset of @addr and how many bytes of its section follow. */
+static int locate(const struct kimage *k, uint64_t addr, off_t *off,
+		  size_t *avail)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -226,15 +228,41 @@ int kimage__read(const struct kimage *k, uint64_t addr, void *buf, size_t len)
 		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) ||
 		    sh.sh_type == SHT_NOBITS)
 			continue;
-		if (addr < sh.sh_addr || addr - sh.sh_addr > sh.sh_size ||
-		    len > sh.sh_size - (addr - sh.sh_addr))
+		if (addr < sh.sh_addr || addr - sh.sh_addr >= sh.sh_size)
 			continue;
-		if (pread(k->fd, buf, len, sh.sh_offset + addr - sh.sh_addr) ==
-		    (ssize_t)len)
-			return 0;
-		return -EFAULT;
+		*off = sh.sh_offset + (addr - sh.sh_addr);
+		*avail = sh.sh_size - (addr - sh.sh_addr);
+		return 0;
 	}
 	return -EFAULT;
+}
+
+int kimage__read(const struct kimage *k, uint64_t addr, void *buf, size_t len)
+{
+	size_t avail;
+	off_t off;
+
+	if (locate(k, addr, &off, &avail) || avail < len ||
+	    pread(k->fd, buf, len, off) != (ssize_t)len)
+		return -EFAULT;
+	return 0;
+}
+
+char *kimage__read_string(const struct kimage *k, uint64_t addr, size_t max)
+{
+	size_t avail;
+	ssize_t got;
+	off_t off;
+	char *buf;
+
+	if (locate(k, addr, &off, &avail))
+		return strdup("");
+	buf = malloc(max + 1);
+	if (!buf)
+		return NULL;
+	got = pread(k->fd, buf, avail < max ? avail : max, off);
+	buf[got < 0 ? 0 : got] = '\0';
+	return buf;
 }
 
 int kimage__build_id(const struct kimage *k, char *buf, size_t size)

@@ -57,6 +57,12 @@ const struct ksym *kimage__sym_at(const struct kimage *k, uint64_t addr,
 int kimage__read(const struct kimage *k, uint64_t addr, void *buf, size_t len);
 
 /*
+ * kimage__read_string() - the NUL-terminated string at @addr, at most @max
+ * bytes of it, malloc()ed; "" when no section holds @addr; NULL (ENOMEM).
+ */
+char *kimage__read_string(const struct kimage *k, uint64_t addr, size_t max);
+
+/*
  * kimage__build_id() - the GNU build id as lower-case hex in @buf (room for
  * 2 * 64 + 1 bytes).  Returns 0 or -ENOENT.
  */

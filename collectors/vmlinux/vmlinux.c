@@ -41,6 +41,7 @@
 #define NOT_IMPLEMENTED	"__x64_sys_ni_syscall"
 #define MAX_ARGS	6
 #define MAX_STRING	256
+#define MAX_SYSCALLS	4096	/* x86_64 has 451 slots, ia32 and x32 fewer */
 
 /* struct syscall_metadata, as far as we read it. */
 struct meta_layout {
@@ -83,19 +84,6 @@ struct collect {
 	size_t nr_cus, alloc_cus;
 };
 
-/* Read a NUL-terminated string of at most MAX_STRING bytes at @addr. */
-static char *read_string(const struct kimage *k, uint64_t addr)
-{
-	char buf[MAX_STRING];
-	size_t len;
-
-	for (len = 0; len < sizeof(buf) - 1; len++)
-		if (kimage__read(k, addr + len, buf + len, 1) || !buf[len])
-			break;
-	buf[len] = '\0';
-	return strdup(buf);
-}
-
 static uint64_t read_u64(const struct kimage *k, uint64_t addr, int *err)
 {
 	uint64_t v = 0;
@@ -120,7 +108,7 @@ static int read_identity(struct collect *c)
 			c->k.path);
 		return 0;
 	}
-	text = read_string(&c->k, banner->addr);
+	text = kimage__read_string(&c->k, banner->addr, MAX_STRING);
 	if (!text)
 		return -ENOMEM;
 	p = strchr(text, '\n');
@@ -228,11 +216,14 @@ static int read_meta_entry(struct collect *c, const struct meta_layout *l,
 	e = ARRAY_APPEND(c->meta, c->nr_meta, c->alloc_meta);
 	if (!e)
 		return -ENOMEM;
-	e->name = read_string(&c->k, name);
+	e->name = kimage__read_string(&c->k, name, MAX_STRING);
 	e->nb_args = nb_args;
 	for (i = 0; i < (int)nb_args; i++) {
-		e->types[i] = read_string(&c->k, read_u64(&c->k, types + 8 * i, &err));
-		e->args[i] = read_string(&c->k, read_u64(&c->k, args + 8 * i, &err));
+		uint64_t type = read_u64(&c->k, types + 8 * i, &err);
+		uint64_t arg = read_u64(&c->k, args + 8 * i, &err);
+
+		e->types[i] = kimage__read_string(&c->k, type, MAX_STRING);
+		e->args[i] = kimage__read_string(&c->k, arg, MAX_STRING);
 		if (!e->types[i] || !e->args[i])
 			return -ENOMEM;
 	}
@@ -254,6 +245,11 @@ static int read_meta(struct collect *c)
 
 	if (!start || !stop)
 		return 0;	/* no CONFIG_FTRACE_SYSCALLS */
+	if (stop->addr < start->addr || stop->addr - start->addr > 8 * MAX_SYSCALLS) {
+		pr_warn("%s: the ftrace syscall metadata's bounds make no sense: not read",
+			c->k.path);
+		return 0;
+	}
 	if (c->dw && meta_layout_from_dwarf(c, &l))
 		pr_warn("%s: no DWARF for struct syscall_metadata: reading the ftrace metadata with 6.1's layout",
 			c->k.path);
@@ -425,6 +421,11 @@ static int read_table(struct collect *c)
 	uint32_t nr;
 	int err = 0;
 
+	if (table && table->size > 8 * MAX_SYSCALLS) {
+		pr_err("%s: sys_call_table of %llu bytes: not a syscall table",
+		       c->k.path, (unsigned long long)table->size);
+		return -EINVAL;
+	}
 	if (!table || table->size < 8) {
 		pr_err("%s: no sys_call_table symbol: not an x86_64 vmlinux, or one without its symbol table",
 		       c->k.path);

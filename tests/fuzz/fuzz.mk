@@ -11,7 +11,7 @@
 #   make fuzz FUZZ_SECONDS=60 FUZZ_FLAGS=-jobs=4
 
 FUZZ_O		:= $(O)/fuzz
-FUZZ_NAMES	:= abidocs what
+FUZZ_NAMES	:= abidocs what vmlinux
 FUZZ_BINS	:= $(FUZZ_NAMES:%=$(FUZZ_O)/fuzz-%)
 FUZZ_SECONDS	?= 600
 FUZZ_FLAGS	?=
@@ -97,6 +97,14 @@ fuzz-seed:
 		'{' '}' , '*' X Y Z ' = ' '\x0a' /sys/ /sys/devices/ \
 		>$(FUZZ_O)/what.dict; \
 	echo "    $$n ABI files in $(FUZZ_O)/corpus-abidocs, $$w What: patterns in $(FUZZ_O)/corpus-what"
+	$(Q)mini=tests/fixtures/vmlinux/mini.elf; corpus=$(FUZZ_O)/corpus-vmlinux; \
+	mkdir -p $$corpus && cp $$mini $$corpus/mini.elf && \
+	strip --strip-debug -o $$corpus/mini-no-dwarf.elf $$mini && \
+	objcopy --strip-symbol=sys_call_table $$mini $$corpus/mini-no-table.elf && \
+	printf '"%s"\n' '\x7fELF' sys_call_table __x64_sys_ __x64_sys_ni_syscall \
+		__do_sys_ linux_banner __start_syscalls_metadata .symtab .debug_info \
+		>$(FUZZ_O)/vmlinux.dict && \
+	echo "    3 ELF files in $$corpus"
 
 # One fuzzer for FUZZ_SECONDS; new inputs go to its corpus, crashes, leaks,
 # timeouts and out-of-memory inputs to $(FUZZ_O)/crashes-NAME/.
