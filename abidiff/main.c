@@ -28,7 +28,7 @@ struct cmd {
 
 static const struct cmd commands[] = {
 	{ "collect", do_collect,
-	  "collect [-o FILE] [--docs DIR] [--sysfs-dir DIR]",
+	  "collect [-o FILE] [--vmlinux FILE] [--docs DIR] [--sysfs-dir DIR] [BUILD_DIR]",
 	  "describe a kernel build as a snapshot" },
 	{ "docs", do_docs, "docs validate DIR",
 	  "check a tree's Documentation/ABI entries" },

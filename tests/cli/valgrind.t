@@ -24,6 +24,10 @@ is "$status" 0 "show --json ${LARGEST#"$TOP"/} is clean under valgrind"
 cmp -s "$TMP/out" "$LARGEST" && pass "and reproduces it" ||
 	fail "and reproduces it"
 
+memcheck collect --vmlinux "$FIXTURES/vmlinux/mini.elf" --docs "$FIXTURES/abi"
+is "$status" 0 "collect --vmlinux mini.elf --docs is clean under valgrind"
+[ "$status" -eq 0 ] || sed 's/^/# /' "$TMP/err"
+
 for bad in duplicate-path nr-negative truncated; do
 	memcheck show "$FIXTURES/bad/$bad.json"
 	is "$status" 2 "show on bad/$bad.json fails cleanly under valgrind"
