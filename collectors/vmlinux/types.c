@@ -142,8 +142,12 @@ void type_closure__free(struct type_closure *tc)
 struct spell {
 	char *buf;
 	size_t len, alloc;
+	int depth;		/* of spell_type() calls: damaged DWARF can loop */
 	int err;
 };
+
+/* Real declarators nest a few levels; a type made of itself does not end. */
+#define MAX_SPELL_DEPTH	64
 
 static void put(struct spell *sp, const char *s)
 {
@@ -350,8 +354,23 @@ static void spell_pointer(struct type_closure *tc, Dwarf_Die *die,
 	put(sp, sp->len && sp->buf[sp->len - 1] == '*' ? "*" : " *");
 }
 
+static void spell_named_or_declarator(struct type_closure *tc, Dwarf_Die *die,
+				      struct spell *sp);
+
 static void spell_type(struct type_closure *tc, Dwarf_Die *die,
 		       struct spell *sp)
+{
+	if (sp->depth == MAX_SPELL_DEPTH) {
+		put(sp, "<type loop>");
+		return;
+	}
+	sp->depth++;
+	spell_named_or_declarator(tc, die, sp);
+	sp->depth--;
+}
+
+static void spell_named_or_declarator(struct type_closure *tc, Dwarf_Die *die,
+				      struct spell *sp)
 {
 	char buf[512], tag[32];
 	const char *key;

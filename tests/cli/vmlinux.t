@@ -51,6 +51,11 @@ bad aarch64 "a 64-bit ELF for machine 183; only x86_64 vmlinux files are support
 bad . "a directory, not a vmlinux"
 bad missing "No such file or directory"
 
+# Inputs the fuzzer made (tests/fuzz/fuzz-vmlinux.c) that once crashed
+run_kabidiff collect --vmlinux "$FIXTURES/vmlinux/fuzz-type-loop.elf"
+is "$status:$(printf '%s\n' "$out" | grep -c 'type loop')" "0:1" \
+   "a pointer type made of itself (fuzz-type-loop.elf) is spelt, not recursed into"
+
 # Without DWARF: a warning, the table and the ftrace metadata's signatures
 strip --strip-debug -o "$TMP/no-dwarf" "$MINI"
 run_kabidiff collect --vmlinux "$TMP/no-dwarf"
