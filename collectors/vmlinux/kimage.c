@@ -110,11 +110,11 @@ static Elf_Scn *find_section(Elf *elf, Elf64_Word type)
 static int load_symbols(struct kimage *k)
 {
 	Elf_Scn *scn = find_section(k->elf, SHT_SYMTAB);
-	Elf_Data *data;
+	Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
 	GElf_Shdr sh;
 	size_t i, n;
 
-	if (!scn || !gelf_getshdr(scn, &sh) || !(data = elf_getdata(scn, NULL))) {
+	if (!data || !gelf_getshdr(scn, &sh)) {
 		pr_err("%s: no symbol table (.symtab): was it stripped? kabidiff needs an unstripped vmlinux",
 		       k->path);
 		return -ENOENT;

@@ -535,7 +535,10 @@ static int record(struct type_closure *tc, Dwarf_Die *die, const char *name)
 	index = slot->value;
 	if (added) {
 		t = snapshot__add_type(tc->s);
-		if (!t || !(t->name = strdup(name)))
+		if (!t)
+			return -ENOMEM;
+		t->name = strdup(name);
+		if (!t->name)
 			return -ENOMEM;
 		t->kind = kinds[dwarf_tag(die)];
 		t->incomplete = true;

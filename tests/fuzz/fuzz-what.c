@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler.h"
 #include "what-index.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -47,7 +48,7 @@ static void on_match(uint32_t id, bool dir_only, void *ctx)
 		m->nr++;
 }
 
-static void __attribute__((format(printf, 2, 3), noreturn))
+static void __printf(2, 3) __attribute__((noreturn))
 fail(const char *pattern, const char *fmt, ...)
 {
 	va_list ap;
