@@ -57,7 +57,8 @@ MODEL_SRCS	:= abidiff/print.c abidiff/array.c abidiff/bytes.c abidiff/jstr.c \
 		   abidiff/snapshot-json.c abidiff/what-index.c
 ENGINE_SRCS	:= abidiff/docmatch.c
 COLLECTOR_SRCS	:= collectors/abidocs/parse.c collectors/abidocs/collect.c \
-		   collectors/sysfs/sysfs-dir.c guest-agent/walk.c \
+		   collectors/sysfs/sysfs-dir.c collectors/sysfs/stream.c \
+		   guest-agent/walk.c \
 		   collectors/vmlinux/kimage.c collectors/vmlinux/types.c \
 		   collectors/vmlinux/vmlinux.c
 LIB_SRCS	:= $(MODEL_SRCS) $(ENGINE_SRCS) $(COLLECTOR_SRCS)

@@ -14,9 +14,11 @@
 
 #include "cli.h"
 #include "collectors/abidocs/abidocs.h"
+#include "collectors/sysfs/stream.h"
 #include "collectors/sysfs/sysfs-dir.h"
 #include "collectors/vmlinux/vmlinux.h"
 #include "docmatch.h"
+#include "fileio.h"
 #include "print.h"
 #include "snapshot-json.h"
 #include "banned.h"
@@ -34,6 +36,8 @@ static const char collect_usage[] =
 	"                     the source tree of BUILD_DIR); the tree also names\n"
 	"                     the syscalls (arch/x86/entry/syscalls/syscall_64.tbl)\n"
 	"  --sysfs-dir DIR    walk DIR (a live /sys or a copy) as /sys\n"
+	"  --sysfs-stream FILE  read the sysfs part from a dump of the guest\n"
+	"                     agent (kabi-agent --root DIR > FILE)\n"
 	"  BUILD_DIR          a kernel build (the O= directory, or the tree)\n";
 
 /* What to collect from, after BUILD_DIR's defaults are filled in. */
@@ -41,6 +45,7 @@ struct inputs {
 	const char *vmlinux;
 	const char *docs_dir;
 	const char *sysfs_dir;
+	const char *sysfs_stream;
 	char *syscall_tbl;	/* found in the source tree, if there */
 	char *vmlinux_buf, *source_buf;
 };
@@ -118,6 +123,19 @@ static int compute_coverage(struct snapshot *s)
 	return err;
 }
 
+/* A dump the guest agent wrote (kabi-agent --root DIR > FILE, or a boot's). */
+static int read_stream(const char *path, struct snapshot *s)
+{
+	size_t len;
+	char *buf;
+	int err = read_file(path, &buf, &len);
+
+	if (!err)
+		err = sysfs_stream__read((unsigned char *)buf, len, path, false, s);
+	free(buf);
+	return err;
+}
+
 static int collect(struct snapshot *s, const struct inputs *in,
 		   struct abidocs_stats *st)
 {
@@ -135,9 +153,11 @@ static int collect(struct snapshot *s, const struct inputs *in,
 	}
 	if (!err && in->sysfs_dir)
 		err = sysfs_dir__collect(in->sysfs_dir, "/sys", true, s);
+	if (!err && in->sysfs_stream)
+		err = read_stream(in->sysfs_stream, s);
 	if (!err)
 		err = snapshot__sort(s, "collected snapshot");
-	if (!err && in->docs_dir && in->sysfs_dir)
+	if (!err && in->docs_dir && s->sysfs.collected)
 		err = compute_coverage(s);
 	free(s->kernel.collected_by);
 	s->kernel.collected_by = strdup("kabidiff " KABIDIFF_VERSION);
@@ -151,6 +171,7 @@ int do_collect(int argc, char **argv)
 		{ "vmlinux",	required_argument,	NULL, 'v' },
 		{ "docs",	required_argument,	NULL, 'd' },
 		{ "sysfs-dir",	required_argument,	NULL, 's' },
+		{ "sysfs-stream", required_argument,	NULL, 'S' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ 0 }
 	};
@@ -174,6 +195,9 @@ int do_collect(int argc, char **argv)
 		case 's':
 			in.sysfs_dir = optarg;
 			break;
+		case 'S':
+			in.sysfs_stream = optarg;
+			break;
 		case 'h':
 			fputs(collect_usage, stdout);
 			return EXIT_OK;
@@ -184,7 +208,10 @@ int do_collect(int argc, char **argv)
 	if (argc - optind > 1)
 		return usage_error("collect", "unexpected argument '%s'",
 				   argv[optind + 1]);
-	if (optind == argc && !in.vmlinux && !in.docs_dir && !in.sysfs_dir)
+	if (in.sysfs_dir && in.sysfs_stream)
+		return usage_error("collect", "--sysfs-dir and --sysfs-stream both give the sysfs part");
+	if (optind == argc && !in.vmlinux && !in.docs_dir && !in.sysfs_dir &&
+	    !in.sysfs_stream)
 		return usage_error("collect",
 				   "collect needs a BUILD_DIR, --vmlinux, --docs or --sysfs-dir");
 	s = snapshot__new();
