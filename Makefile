@@ -58,6 +58,7 @@ MODEL_SRCS	:= abidiff/print.c abidiff/array.c abidiff/bytes.c abidiff/jstr.c \
 ENGINE_SRCS	:= abidiff/docmatch.c
 COLLECTOR_SRCS	:= collectors/abidocs/parse.c collectors/abidocs/collect.c \
 		   collectors/sysfs/sysfs-dir.c collectors/sysfs/stream.c \
+		   collectors/sysfs/initramfs.c collectors/sysfs/boot.c \
 		   guest-agent/walk.c \
 		   collectors/vmlinux/kimage.c collectors/vmlinux/types.c \
 		   collectors/vmlinux/vmlinux.c
@@ -78,7 +79,7 @@ DEB_PACKAGES	:= gcc make pkg-config libjansson-dev libdw-dev libelf-dev \
 		   python3 python3-jsonschema valgrind xz-utils time dwarves
 SUDO		:= $(if $(filter 0,$(shell id -u)),,sudo)
 
-all: $(O)/kabidiff
+all: $(O)/kabidiff $(O)/kabi-agent $(O)/kabi-agent-static
 
 # Objects depend on the flags they were built with: a changed flag (DEVELOPER,
 # a new pkg-config answer) rebuilds them, as git's GIT-CFLAGS does.
@@ -91,6 +92,16 @@ endif
 
 $(O)/kabidiff: $(CLI_OBJS) $(LIB_OBJS)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# The guest agent: static for the guest's initramfs, and for the host
+# (kabi-agent --root DIR) in tests.  It links nothing but libc.
+AGENT_OBJS	:= $(O)/guest-agent/agent.o $(O)/guest-agent/walk.o
+
+$(O)/kabi-agent: $(AGENT_OBJS)
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
+
+$(O)/kabi-agent-static: $(AGENT_OBJS)
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -static -o $@ $^
 
 $(ASAN_O)/kabidiff: $(CLI_OBJS:$(O)/%=$(ASAN_O)/%) $(LIB_OBJS:$(O)/%=$(ASAN_O)/%)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $^ $(LIBS)
@@ -138,7 +149,7 @@ deps:
 check: deps
 	$(Q)$(MAKE) --no-print-directory test
 
-test: $(O)/kabidiff $(ASAN_O)/kabidiff $(UNIT_BINS)
+test: all $(ASAN_O)/kabidiff $(UNIT_BINS)
 	$(PROVE) $(PROVE_FLAGS) $(UNIT_BINS) tests/cli/*.t tests/kernel/*.t
 
 # Timings never go in the tests: they are printed here, against the

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "collectors/abidocs/abidocs.h"
+#include "collectors/sysfs/boot.h"
 #include "collectors/sysfs/stream.h"
 #include "collectors/sysfs/sysfs-dir.h"
 #include "collectors/vmlinux/vmlinux.h"
@@ -38,7 +39,16 @@ static const char collect_usage[] =
 	"  --sysfs-dir DIR    walk DIR (a live /sys or a copy) as /sys\n"
 	"  --sysfs-stream FILE  read the sysfs part from a dump of the guest\n"
 	"                     agent (kabi-agent --root DIR > FILE)\n"
+	"  --image BZIMAGE    boot BZIMAGE under QEMU with the guest agent as /init\n"
+	"                     for the sysfs and /proc/sys part (by default\n"
+	"                     BUILD_DIR/arch/x86/boot/bzImage when it exists)\n"
+	"  --no-sysfs         do not boot BUILD_DIR's image\n"
+	"  --timeout SECONDS  kill a guest that has not finished (default 300)\n"
+	"  --accel tcg|kvm    QEMU's accelerator (default tcg: software)\n"
+	"  --raw-values       keep the values read, not only their shapes\n"
 	"  BUILD_DIR          a kernel build (the O= directory, or the tree)\n";
+
+static char *path_join(const char *dir, const char *rest);
 
 /* What to collect from, after BUILD_DIR's defaults are filled in. */
 struct inputs {
@@ -46,9 +56,33 @@ struct inputs {
 	const char *docs_dir;
 	const char *sysfs_dir;
 	const char *sysfs_stream;
+	struct boot_options boot;	/* boot.image set: boot for sysfs */
+	bool no_sysfs;
 	char *syscall_tbl;	/* found in the source tree, if there */
-	char *vmlinux_buf, *source_buf;
+	char *vmlinux_buf, *source_buf, *image_buf, *agent_buf;
 };
+
+/*
+ * The static agent: $KABIDIFF_AGENT, else kabi-agent-static beside this
+ * program (the build directory, or where make install puts both).
+ */
+static char *find_agent(void)
+{
+	const char *env = getenv("KABIDIFF_AGENT");
+	char self[4096], *slash;
+	ssize_t n;
+
+	if (env && *env)
+		return strdup(env);
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0)
+		return strdup("kabi-agent-static");
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (slash)
+		*slash = '\0';
+	return path_join(self, "kabi-agent-static");
+}
 
 static bool exists(const char *path)
 {
@@ -71,6 +105,20 @@ static int fill_inputs(struct inputs *in, const char *build_dir)
 {
 	const char *tree = in->docs_dir;
 
+	if (build_dir && !in->boot.image && !in->no_sysfs && !in->sysfs_dir &&
+	    !in->sysfs_stream) {
+		in->image_buf = path_join(build_dir, "arch/x86/boot/bzImage");
+		if (!in->image_buf)
+			return -ENOMEM;
+		if (exists(in->image_buf))
+			in->boot.image = in->image_buf;
+	}
+	if (in->boot.image) {
+		in->agent_buf = find_agent();
+		if (!in->agent_buf)
+			return -ENOMEM;
+		in->boot.agent = in->agent_buf;
+	}
 	if (build_dir) {
 		in->vmlinux_buf = path_join(build_dir, "vmlinux");
 		in->source_buf = path_join(build_dir, "source");
@@ -100,6 +148,8 @@ static void release_inputs(struct inputs *in)
 	free(in->syscall_tbl);
 	free(in->vmlinux_buf);
 	free(in->source_buf);
+	free(in->image_buf);
+	free(in->agent_buf);
 }
 
 /* Coverage counts attributes (files), as 'undocumented' does. */
@@ -155,6 +205,8 @@ static int collect(struct snapshot *s, const struct inputs *in,
 		err = sysfs_dir__collect(in->sysfs_dir, "/sys", true, s);
 	if (!err && in->sysfs_stream)
 		err = read_stream(in->sysfs_stream, s);
+	if (!err && in->boot.image)
+		err = sysfs_boot__collect(&in->boot, s);
 	if (!err)
 		err = snapshot__sort(s, "collected snapshot");
 	if (!err && in->docs_dir && s->sysfs.collected)
@@ -172,12 +224,18 @@ int do_collect(int argc, char **argv)
 		{ "docs",	required_argument,	NULL, 'd' },
 		{ "sysfs-dir",	required_argument,	NULL, 's' },
 		{ "sysfs-stream", required_argument,	NULL, 'S' },
+		{ "image",	required_argument,	NULL, 'i' },
+		{ "no-sysfs",	no_argument,		NULL, 'n' },
+		{ "timeout",	required_argument,	NULL, 't' },
+		{ "accel",	required_argument,	NULL, 'a' },
+		{ "raw-values",	no_argument,		NULL, 'r' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ 0 }
 	};
 	const char *output = NULL;
 	struct abidocs_stats st = { 0 };
-	struct inputs in = { 0 };
+	struct inputs in = { .boot.timeout = 300 };
+	char *end;
 	struct snapshot *s;
 	int opt, err;
 
@@ -198,6 +256,27 @@ int do_collect(int argc, char **argv)
 		case 'S':
 			in.sysfs_stream = optarg;
 			break;
+		case 'i':
+			in.boot.image = optarg;
+			break;
+		case 'n':
+			in.no_sysfs = true;
+			break;
+		case 't':
+			in.boot.timeout = strtoul(optarg, &end, 10);
+			if (*end || !in.boot.timeout || in.boot.timeout > 86400)
+				return usage_error("collect", "--timeout takes 1 to 86400 seconds, not '%s'",
+						   optarg);
+			break;
+		case 'a':
+			if (strcmp(optarg, "tcg") && strcmp(optarg, "kvm"))
+				return usage_error("collect", "--accel is tcg or kvm, not '%s'",
+						   optarg);
+			in.boot.accel = optarg;
+			break;
+		case 'r':
+			in.boot.keep_raw = true;
+			break;
 		case 'h':
 			fputs(collect_usage, stdout);
 			return EXIT_OK;
@@ -211,7 +290,7 @@ int do_collect(int argc, char **argv)
 	if (in.sysfs_dir && in.sysfs_stream)
 		return usage_error("collect", "--sysfs-dir and --sysfs-stream both give the sysfs part");
 	if (optind == argc && !in.vmlinux && !in.docs_dir && !in.sysfs_dir &&
-	    !in.sysfs_stream)
+	    !in.sysfs_stream && !in.boot.image)
 		return usage_error("collect",
 				   "collect needs a BUILD_DIR, --vmlinux, --docs or --sysfs-dir");
 	s = snapshot__new();

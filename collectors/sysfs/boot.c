@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Booting a kernel image under QEMU with the guest agent as /init.
+ *
+ * QEMU gets an argument vector (never a shell), no network, no disk but the
+ * initramfs, and two serial ports: the first is the kernel's console,
+ * logged to a file for the error message when the guest fails; the second
+ * is the agent's data channel, also a file.  The agent powers the guest off
+ * when it is done; "panic=-1" with -no-reboot makes a panicking kernel end
+ * QEMU at once too.  A guest that does neither is killed at the timeout.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "boot.h"
+#include "fileio.h"
+#include "print.h"
+#include "stream.h"
+#include "banned.h"
+
+#define QEMU		"qemu-system-x86_64"
+#define CONSOLE_TAIL	8	/* console lines quoted when the guest fails */
+
+struct boot_files {
+	char dir[256];
+	char initramfs[300], console[300], stream[300];
+};
+
+static int make_files(struct boot_files *b)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(b->dir, sizeof(b->dir), "%s/kabidiff-boot.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(b->dir)) {
+		pr_err("%s: %s", b->dir, strerror(errno));
+		return -errno;
+	}
+	snprintf(b->initramfs, sizeof(b->initramfs), "%s/initramfs.cpio", b->dir);
+	snprintf(b->console, sizeof(b->console), "%s/console.log", b->dir);
+	snprintf(b->stream, sizeof(b->stream), "%s/stream.bin", b->dir);
+	return 0;
+}
+
+static void remove_files(const struct boot_files *b)
+{
+	unlink(b->initramfs);
+	unlink(b->console);
+	unlink(b->stream);
+	rmdir(b->dir);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Run @argv; 0 when it exits by itself, -ETIMEDOUT when killed at @timeout. */
+static int run_with_timeout(const char **argv, unsigned int timeout,
+			    int *status)
+{
+	double deadline = now() + timeout;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		int null = open("/dev/null", O_RDWR);
+
+		/* QEMU must not take the terminal: its output is in files */
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		/* execvp() does not write to the vector, whatever its type */
+		execvp(argv[0], (char *const *)argv);
+		fprintf(stderr, "kabidiff: cannot run %s: %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	for (;;) {
+		pid_t done = waitpid(pid, status, WNOHANG);
+
+		if (done == pid)
+			return 0;
+		if (done < 0 && errno != EINTR)
+			return -errno;
+		if (now() > deadline) {
+			kill(pid, SIGKILL);
+			waitpid(pid, status, 0);
+			return -ETIMEDOUT;
+		}
+		usleep(50 * 1000);
+	}
+}
+
+/* Quote the last lines of the guest's console after an error. */
+static void quote_console(const char *path)
+{
+	size_t len, lines = 0;
+	char *buf, *p;
+
+	if (read_file(path, &buf, &len))
+		return;
+	for (p = buf + len; p > buf && lines <= CONSOLE_TAIL; p--)
+		lines += p[-1] == '\n';
+	pr_err("the guest's console ended with:\n%s", p == buf ? p : p + 1);
+	free(buf);
+}
+
+static int boot(const struct boot_options *o, const struct boot_files *b)
+{
+	char accel[64], console[320], stream[320];
+	const char *argv[] = {
+		QEMU, "-nodefaults", "-accel", accel, "-m", "512",
+		"-display", "none", "-no-reboot", "-net", "none",
+		"-kernel", o->image, "-initrd", b->initramfs,
+		"-append", "console=ttyS0 panic=-1 rdinit=/init",
+		"-serial", console, "-serial", stream, NULL
+	};
+	int status, err;
+
+	snprintf(accel, sizeof(accel), "%s", o->accel ? o->accel : "tcg");
+	snprintf(console, sizeof(console), "file:%s", b->console);
+	snprintf(stream, sizeof(stream), "file:%s", b->stream);
+	pr_info("booting %s under QEMU (%s), at most %u s", o->image, accel,
+		o->timeout);
+	err = run_with_timeout(argv, o->timeout, &status);
+	if (err == -ETIMEDOUT) {
+		pr_err("%s: the guest did not finish within %u s (--timeout)",
+		       o->image, o->timeout);
+		quote_console(b->console);
+		return err;
+	}
+	if (err) {
+		pr_err("cannot run " QEMU ": %s", strerror(-err));
+		return err;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		pr_err(QEMU " failed (status %d) booting %s", status, o->image);
+		quote_console(b->console);
+		return -ECHILD;
+	}
+	return 0;
+}
+
+int sysfs_boot__collect(const struct boot_options *o, struct snapshot *s)
+{
+	struct boot_files b;
+	size_t len;
+	char *buf = NULL;
+	int err;
+
+	if (access(o->agent, X_OK)) {
+		pr_err("%s: the guest agent is missing (build it with make)",
+		       o->agent);
+		return -ENOENT;
+	}
+	err = make_files(&b);
+	if (err)
+		return err;
+	err = initramfs__write(b.initramfs, o->agent);
+	if (!err)
+		err = boot(o, &b);
+	if (!err)
+		err = read_file(b.stream, &buf, &len);
+	if (!err) {
+		err = sysfs_stream__read((unsigned char *)buf, len, o->image,
+					 o->keep_raw, s);
+		if (err)
+			quote_console(b.console);
+	}
+	free(buf);
+	remove_files(&b);
+	return err;
+}
