@@ -76,7 +76,8 @@ UNIT_BINS	:= $(UNIT_TESTS:%=$(O)/tests/unit/%) \
 # Debian packages: what building, testing and running need.
 DEB_PACKAGES	:= gcc make pkg-config libjansson-dev libdw-dev libelf-dev \
 		   libcmocka-dev perl \
-		   python3 python3-jsonschema valgrind xz-utils time dwarves
+		   python3 python3-jsonschema valgrind xz-utils time dwarves \
+		   qemu-system-x86
 SUDO		:= $(if $(filter 0,$(shell id -u)),,sudo)
 
 all: $(O)/kabidiff $(O)/kabi-agent $(O)/kabi-agent-static

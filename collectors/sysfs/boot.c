@@ -102,17 +102,28 @@ static int run_with_timeout(const char **argv, unsigned int timeout,
 	}
 }
 
-/* Quote the last lines of the guest's console after an error. */
+/*
+ * Quote the guest's console after an error: from its "Kernel panic" line
+ * when it has one, else its last lines.
+ */
 static void quote_console(const char *path)
 {
 	size_t len, lines = 0;
-	char *buf, *p;
+	char *buf, *p, *panic;
 
 	if (read_file(path, &buf, &len))
 		return;
 	for (p = buf + len; p > buf && lines <= CONSOLE_TAIL; p--)
 		lines += p[-1] == '\n';
-	pr_err("the guest's console ended with:\n%s", p == buf ? p : p + 1);
+	if (p != buf)
+		p++;
+	panic = strstr(buf, "Kernel panic");
+	if (panic && panic < p) {
+		while (panic > buf && panic[-1] != '\n')
+			panic--;
+		p = panic;
+	}
+	pr_err("the guest's console ended with:\n%s", p);
 	free(buf);
 }
 

@@ -77,17 +77,46 @@ static bool is_hex(const char *s, size_t len)
 	return true;
 }
 
+/*
+ * Whether the words after the first are all KEY=VALUE breakdowns, as in
+ * the slab statistics "34 N0=34" or "7(1) C0=7(1)": the kernel prints them
+ * only when they are not zero, so they are not part of the shape.
+ */
+static bool only_breakdowns(const char *v, size_t len, size_t first)
+{
+	const char *p = v + first, *end = v + len;
+
+	while (p < end) {
+		const char *word;
+
+		while (p < end && *p == ' ')
+			p++;
+		word = p;
+		while (p < end && *p != ' ')
+			p++;
+		if (p > word && !memchr(word, '=', p - word))
+			return false;
+	}
+	return true;
+}
+
 /* The shape of one line with no newline: a number, a word, a list. */
 static enum value_shape line_shape(const char *v, size_t len)
 {
 	bool choice = false, several = false;
-	size_t i;
+	size_t i, first = len;
 
 	for (i = 0; i < len; i++) {
-		if (v[i] == ' ' || v[i] == '\t')
+		if ((v[i] == ' ' || v[i] == '\t') && !several) {
 			several = true;
+			first = i;
+		}
 		if (v[i] == '[')
 			choice = true;
+	}
+	if (several && !choice && only_breakdowns(v, len, first)) {
+		len = first;
+		several = false;
 	}
 	if (several)
 		return choice ? SHAPE_CHOICE : SHAPE_LIST;
