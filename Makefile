@@ -155,7 +155,7 @@ test: all $(ASAN_O)/kabidiff $(UNIT_BINS)
 
 # Timings never go in the tests: they are printed here, against the
 # reference tools measured in the same run.
-BENCHES		:= tests/bench/undocumented.sh tests/bench/vmlinux.sh
+BENCHES		:= tests/bench/undocumented.sh tests/bench/vmlinux.sh tests/bench/boot.sh
 BENCH_PACKAGES	:= abigail-tools
 
 bench: deps

@@ -1,15 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "print.h"
+
+/* Progress (KABI_INFO) is for a person watching, or asked for. */
+static bool show_info(void)
+{
+	static int show = -1;
+
+	if (show < 0) {
+		const char *v = getenv("KABIDIFF_VERBOSE");
+
+		show = (v && *v && strcmp(v, "0")) || isatty(STDERR_FILENO);
+	}
+	return show;
+}
 
 static void default_print(enum kabi_print_level level, const char *fmt,
 			  va_list ap)
 {
-	if (level > KABI_WARN)
+	if (level > KABI_INFO || (level == KABI_INFO && !show_info()))
 		return;
-	fputs(level == KABI_ERROR ? "kabidiff: " : "kabidiff: warning: ",
-	      stderr);
+	fputs(level == KABI_ERROR ? "kabidiff: " :
+	      level == KABI_WARN ? "kabidiff: warning: " : "kabidiff: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }

@@ -28,7 +28,8 @@ typedef void (*kabi_print_fn_t)(enum kabi_print_level level,
  * kabi_set_print() - install @fn as the diagnostics callback.
  *
  * Returns the previous callback.  A NULL @fn silences all diagnostics.  The
- * default callback writes errors and warnings to stderr.
+ * default callback writes errors and warnings to stderr, and progress
+ * (KABI_INFO) too when stderr is a terminal or KABIDIFF_VERBOSE is set.
  */
 kabi_print_fn_t kabi_set_print(kabi_print_fn_t fn);
 

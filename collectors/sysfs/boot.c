@@ -127,6 +127,24 @@ static void quote_console(const char *path)
 	free(buf);
 }
 
+/* Pass on the agent's own summary: nodes, bytes and its time in the guest. */
+static void report_agent(const char *console)
+{
+	char *buf, *line, *end;
+	size_t len;
+
+	if (read_file(console, &buf, &len))
+		return;
+	line = strstr(buf, "kabi-agent: done:");
+	if (line) {
+		end = strchr(line, '\n');
+		if (end)
+			*end = '\0';
+		pr_info("the guest says: %s", line);
+	}
+	free(buf);
+}
+
 static int boot(const struct boot_options *o, const struct boot_files *b)
 {
 	char accel[64], console[320], stream[320];
@@ -181,6 +199,8 @@ int sysfs_boot__collect(const struct boot_options *o, struct snapshot *s)
 	err = initramfs__write(b.initramfs, o->agent);
 	if (!err)
 		err = boot(o, &b);
+	if (!err)
+		report_agent(b.console);
 	if (!err)
 		err = read_file(b.stream, &buf, &len);
 	if (!err) {
