@@ -151,7 +151,7 @@ check: deps
 	$(Q)$(MAKE) --no-print-directory test
 
 test: all $(ASAN_O)/kabidiff $(UNIT_BINS)
-	$(PROVE) $(PROVE_FLAGS) $(UNIT_BINS) tests/cli/*.t tests/kernel/*.t
+	$(PROVE) $(PROVE_FLAGS) $(UNIT_BINS) tests/cli/*.t tests/agent/*.t tests/kernel/*.t
 
 # Timings never go in the tests: they are printed here, against the
 # reference tools measured in the same run.
