@@ -157,6 +157,9 @@ struct reader {
 	bool keep_raw;
 	struct snapshot *s;
 	uint64_t nodes;
+	/* the last node's path, which the next one's is written against */
+	const char *prev;	/* owned by the snapshot */
+	size_t prev_len;
 };
 
 static int corrupt(const struct reader *r, const char *what)
@@ -225,30 +228,53 @@ static int set_value(const struct reader *r, struct sysfs_node *n,
 	}
 }
 
+/*
+ * A node's path comes as how many bytes it shares with the previous one and
+ * the rest (docs/agent-stream.md): sorted paths share long prefixes.
+ */
+static char *node_path(struct reader *r, size_t same, const struct bytes *rest)
+{
+	char *path = malloc(same + rest->len + 1);
+
+	if (!path)
+		return NULL;
+	memcpy(path, r->prev, same);
+	memcpy(path + same, rest->p, rest->len);
+	path[same + rest->len] = '\0';
+	return path;
+}
+
 static int read_node(struct reader *r, struct cursor *payload)
 {
-	struct bytes path, target, value;
+	struct bytes rest, target, value;
 	const unsigned char *fixed;
 	struct sysfs_node *n;
 	unsigned int kind, how;
+	size_t same;
+	char *path;
 
 	if (!take(payload, STREAM_NODE_FIXED, &fixed) ||
-	    !take_str(payload, &path) || !take_str(payload, &target) ||
+	    !take_str(payload, &rest) || !take_str(payload, &target) ||
 	    !take_str(payload, &value) || payload->p != payload->end)
 		return corrupt(r, "a node frame of the wrong length");
 	kind = fixed[0];
 	how = fixed[1];
-	if (kind > STREAM_KIND_OTHER || how > STREAM_VAL_MAX || !path.len ||
-	    memchr(path.p, '\0', path.len) || memchr(target.p, '\0', target.len))
+	same = stream_get_le16(fixed + 4);
+	if (kind > STREAM_KIND_OTHER || how > STREAM_VAL_MAX ||
+	    same > r->prev_len || !(same + rest.len) ||
+	    memchr(rest.p, '\0', rest.len) || memchr(target.p, '\0', target.len))
 		return corrupt(r, "a node with an impossible kind, value or path");
-	n = snapshot__add_sysfs_node(r->s);
-	if (!n)
+	path = node_path(r, same, &rest);
+	n = path ? snapshot__add_sysfs_node(r->s) : NULL;
+	if (!n) {
+		free(path);
 		return -ENOMEM;
+	}
 	n->kind = kinds[kind];
 	n->mode = stream_get_le16(fixed + 2) & 07777;
-	n->path = bytes_dup(&path);
-	if (!n->path)
-		return -ENOMEM;
+	n->path = path;
+	r->prev = path;
+	r->prev_len = same + rest.len;
 	if (n->kind == NODE_LINK) {
 		n->target = bytes_dup(&target);
 		if (!n->target)
