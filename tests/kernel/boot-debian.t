@@ -49,6 +49,12 @@ print(("ok" if snap["kernel"].get("release", "").startswith("6.1.0-") else "not 
 PY
 relay <"$TMP/checks"
 
+# A guest that has not finished by the timeout is killed
+"$KABIDIFF" collect --image "$IMAGE" --timeout 2 -o "$TMP/slow.json" 2>"$TMP/err"
+is "$?:$(head -n 1 "$TMP/err"):$(ls "$TMP/slow.json" 2>/dev/null)" \
+   "2:kabidiff: $IMAGE: the guest did not finish within 2 s (--timeout):" \
+   "a guest still running at --timeout is killed: exit 2, no snapshot"
+
 # An /init the kernel cannot run: it panics, QEMU ends, no stream
 printf '\177ELF truncated' >"$TMP/bad-init"
 chmod +x "$TMP/bad-init"
