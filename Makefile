@@ -15,6 +15,7 @@ VERSION		:= 0.1
 PREFIX		?= /usr/local
 BINDIR		?= $(PREFIX)/bin
 MANDIR		?= $(PREFIX)/share/man
+LIBEXECDIR	?= $(PREFIX)/libexec/kabidiff
 INSTALL		?= install
 PKG_CONFIG	?= pkg-config
 PROVE		?= prove
@@ -25,6 +26,7 @@ ASAN_O		:= $(O)/asan
 CFLAGS		?= -O2 -g
 BASIC_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE -Wall -Wformat=2 -MMD -MP -I. -Iabidiff \
 		   -DKABIDIFF_VERSION='"$(VERSION)"' \
+		   -DKABIDIFF_LIBEXECDIR='"$(LIBEXECDIR)"' \
 		   $(shell $(PKG_CONFIG) --cflags jansson libdw 2>/dev/null)
 LIBS		:= $(shell $(PKG_CONFIG) --libs jansson libdw 2>/dev/null)
 TEST_LIBS	:= $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
@@ -165,9 +167,11 @@ bench: deps
 bench-run: $(O)/kabidiff
 	$(Q)for b in $(BENCHES); do sh $$b || exit; echo; done
 
-install: $(O)/kabidiff
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+install: all
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(LIBEXECDIR)
 	$(INSTALL) -m 755 $(O)/kabidiff $(DESTDIR)$(BINDIR)/kabidiff
+	$(INSTALL) -m 755 $(O)/kabi-agent-static $(DESTDIR)$(LIBEXECDIR)/kabi-agent-static
 	$(INSTALL) -m 644 docs/kabidiff.1 $(DESTDIR)$(MANDIR)/man1/kabidiff.1
 
 clean:

@@ -48,8 +48,6 @@ static const char collect_usage[] =
 	"  --raw-values       keep the values read, not only their shapes\n"
 	"  BUILD_DIR          a kernel build (the O= directory, or the tree)\n";
 
-static char *path_join(const char *dir, const char *rest);
-
 /* What to collect from, after BUILD_DIR's defaults are filled in. */
 struct inputs {
 	const char *vmlinux;
@@ -61,28 +59,6 @@ struct inputs {
 	char *syscall_tbl;	/* found in the source tree, if there */
 	char *vmlinux_buf, *source_buf, *image_buf, *agent_buf;
 };
-
-/*
- * The static agent: $KABIDIFF_AGENT, else kabi-agent-static beside this
- * program (the build directory, or where make install puts both).
- */
-static char *find_agent(void)
-{
-	const char *env = getenv("KABIDIFF_AGENT");
-	char self[4096], *slash;
-	ssize_t n;
-
-	if (env && *env)
-		return strdup(env);
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n < 0)
-		return strdup("kabi-agent-static");
-	self[n] = '\0';
-	slash = strrchr(self, '/');
-	if (slash)
-		*slash = '\0';
-	return path_join(self, "kabi-agent-static");
-}
 
 static bool exists(const char *path)
 {
@@ -98,6 +74,32 @@ static char *path_join(const char *dir, const char *rest)
 	if (path)
 		snprintf(path, len, "%s/%s", dir, rest);
 	return path;
+}
+
+/*
+ * The static agent: $KABIDIFF_AGENT, else kabi-agent-static beside this
+ * program (the build directory), else where make install puts it.
+ */
+static char *find_agent(void)
+{
+	const char *env = getenv("KABIDIFF_AGENT");
+	char self[4096], *slash, *beside;
+	ssize_t n;
+
+	if (env && *env)
+		return strdup(env);
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash)
+			*slash = '\0';
+		beside = path_join(self, "kabi-agent-static");
+		if (!beside || exists(beside))
+			return beside;
+		free(beside);
+	}
+	return strdup(KABIDIFF_LIBEXECDIR "/kabi-agent-static");
 }
 
 /* BUILD_DIR gives the vmlinux and, through its "source" link, the tree. */
