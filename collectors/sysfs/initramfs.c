@@ -41,8 +41,10 @@ static int write_entry(FILE *f, const struct entry *e, unsigned int ino)
 {
 	size_t namesize = strlen(e->name) + 1;
 
-	/* fields: ino mode uid gid nlink mtime filesize devmajor devminor
-	 * rdevmajor rdevminor namesize check */
+	/*
+	 * ino mode uid gid nlink mtime filesize devmajor devminor rdevmajor
+	 * rdevminor namesize check
+	 */
 	if (fprintf(f, "070701%08X%08X%08X%08X%08X%08X%08zX%08X%08X%08X%08X%08zX%08X",
 		    ino, e->mode, 0, 0, S_ISDIR(e->mode) ? 2 : 1, 0, e->len, 0, 0,
 		    e->major, e->minor, namesize, 0) < 0 ||
@@ -83,7 +85,7 @@ int initramfs__write(const char *path, const char *init)
 		{ "sys", S_IFDIR | 0555 },
 		{ "init", S_IFREG | 0755 },
 	};
-	struct archive a = { entries, sizeof(entries) / sizeof(entries[0]) };
+	struct archive a = { entries, ARRAY_SIZE(entries) };
 	size_t len;
 	char *data;
 	int err;
