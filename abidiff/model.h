@@ -231,7 +231,8 @@ const char *abi_level__name(enum abi_level level);
 
 /*
  * The reverse lookups: 0 and the value in @out, or -EINVAL for an unknown
- * name.  SHAPE_NONE and LEVEL_UNDOCUMENTED have no name in the JSON form.
+ * name.  SHAPE_NONE has no name; "undocumented" is refused for a doc entry
+ * by the loader, not here.
  */
 int type_kind__parse(const char *name, enum type_kind *out);
 int node_kind__parse(const char *name, enum node_kind *out);
