@@ -178,8 +178,8 @@ static int compute_coverage(struct snapshot *s)
 /* A dump the guest agent wrote (kabi-agent --root DIR > FILE, or a boot's). */
 static int read_stream(const char *path, struct snapshot *s)
 {
+	char *buf = NULL;
 	size_t len;
-	char *buf;
 	int err = read_file(path, &buf, &len);
 
 	if (!err)
@@ -289,8 +289,8 @@ int do_collect(int argc, char **argv)
 	if (argc - optind > 1)
 		return usage_error("collect", "unexpected argument '%s'",
 				   argv[optind + 1]);
-	if (in.sysfs_dir && in.sysfs_stream)
-		return usage_error("collect", "--sysfs-dir and --sysfs-stream both give the sysfs part");
+	if (!!in.sysfs_dir + !!in.sysfs_stream + !!in.boot.image > 1)
+		return usage_error("collect", "--sysfs-dir, --sysfs-stream and --image each give the sysfs part: choose one");
 	if (optind == argc && !in.vmlinux && !in.docs_dir && !in.sysfs_dir &&
 	    !in.sysfs_stream && !in.boot.image)
 		return usage_error("collect",
