@@ -10,7 +10,13 @@
 
 #include "model.h"
 
-/* How many links one name may pass through. */
+/*
+ * How many links one name may pass through.  One gives the names the
+ * documentation uses (/sys/class/net/eth0/mtu, /sys/bus/pci/devices/X/...),
+ * as get_abi.pl's aliases do; names through two (.../eth0/device/vendor)
+ * matched 7 more of 13,501 attributes on a real /sys and cost 10 times
+ * the time.
+ */
 #define DOCMATCH_MAX_LINKS	1
 
 /*

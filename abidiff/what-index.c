@@ -25,7 +25,8 @@
  * Anything else is a literal character.  A pattern is anchored at both ends:
  * it matches a whole path, never a prefix of one, and no wildcard but "..."
  * crosses a '/'.  An unbalanced < [ { } ] > makes a pattern unparsable; so do
- * a relative path, an empty alternative and whitespace outside <...>.
+ * a relative path, an empty alternative, whitespace outside <...>, more than
+ * WHAT_MAX_BRACES groups or WHAT_MAX_EXPANSION expansions.
  *
  * The index.  Braces are expanded first, so each pattern becomes one or more
  * paths of components, and the components of all patterns form a trie.  An
