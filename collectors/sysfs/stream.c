@@ -326,21 +326,23 @@ int sysfs_stream__read(const unsigned char *buf, size_t len,
 		if (size > STREAM_MAX_PAYLOAD || !take(&c, size, &payload.p))
 			return corrupt(&r, "a frame longer than what is left");
 		payload.end = payload.p + size;
-		if (!header && head[0] != STREAM_HEADER)
-			return corrupt(&r, "no header frame first");
-		if (head[0] == STREAM_HEADER && header)
-			return corrupt(&r, "a second header");
-		if (head[0] == STREAM_HEADER) {
+		if (header == (head[0] == STREAM_HEADER))
+			return corrupt(&r, header ? "a second header" :
+					   "no header frame first");
+		switch (head[0]) {
+		case STREAM_HEADER:
 			header = true;
 			err = read_header(&r, &payload);
-		} else if (head[0] == STREAM_NODE) {
+			break;
+		case STREAM_NODE:
 			err = read_node(&r, &payload);
-		} else if (head[0] == STREAM_TRAILER) {
+			break;
+		case STREAM_TRAILER:
 			err = read_trailer(&r, &payload, buf);
 			if (!err && c.p != c.end)
 				err = corrupt(&r, "bytes after the trailer");
-			break;
-		} else {
+			return err;
+		default:
 			err = corrupt(&r, "a frame of unknown type");
 		}
 	}
