@@ -57,7 +57,7 @@ endif
 MODEL_SRCS	:= abidiff/print.c abidiff/array.c abidiff/bytes.c abidiff/jstr.c \
 		   abidiff/fileio.c abidiff/model.c abidiff/atomic-file.c \
 		   abidiff/snapshot-json.c abidiff/what-index.c
-ENGINE_SRCS	:= abidiff/docmatch.c
+ENGINE_SRCS	:= abidiff/sysfs-tree.c abidiff/docmatch.c
 COLLECTOR_SRCS	:= collectors/abidocs/parse.c collectors/abidocs/collect.c \
 		   collectors/sysfs/sysfs-dir.c collectors/sysfs/stream.c \
 		   collectors/sysfs/initramfs.c collectors/sysfs/boot.c \

@@ -33,20 +33,12 @@
 #include <string.h>
 
 #include "docmatch.h"
+#include "sysfs-tree.h"
 #include "what-index.h"
 #include "banned.h"
 
 /* Deeper names are not matched; real sysfs paths are far shorter. */
 #define MAX_DEPTH	256
-
-struct tree {
-	const struct sysfs_node *v;
-	size_t nr;
-	int32_t *parent;	/* index of the parent directory, or -1 */
-	int32_t *first;		/* children of i: child[first[i] .. first[i+1]) */
-	int32_t *child;
-	int32_t *target;	/* links: index of the target, or -1 */
-};
 
 /* The (link target, cursor) pairs already walked: open addressing. */
 struct seen {
@@ -66,7 +58,7 @@ struct seen_set {
 };
 
 struct matcher {
-	struct tree t;
+	struct sysfs_tree t;
 	struct seen_set seen;
 	const struct doc_entry *docs;
 	struct what_index *idx;
@@ -77,126 +69,8 @@ struct matcher {
 	int32_t node;		/* the node whose entries are being noted */
 };
 
-/* The node at @path (@len bytes), by binary search; -1 when absent. */
-static int32_t find(const struct tree *t, const char *path, size_t len)
-{
-	size_t lo = 0, hi = t->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const char *p = t->v[mid].path;
-		int c = strncmp(p, path, len);
-
-		if (!c && p[len])
-			c = 1;
-		if (!c)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
-static const char *basename_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
-/*
- * The absolute path a link at @link holding @target points to, with "." and
- * ".." resolved by name (as the kernel's relative sysfs links are meant).
- * Returns a malloc()ed string or NULL (ENOMEM).
- */
-static char *resolve_link(const char *link, const char *target)
-{
-	size_t dirlen = basename_of(link) - link;
-	size_t len = dirlen + strlen(target) + 2, out = 0;
-	char *path = malloc(len), *res = malloc(len);
-	const char *p, *end;
-
-	if (!path || !res) {
-		free(path);
-		free(res);
-		return NULL;
-	}
-	if (target[0] == '/')
-		snprintf(path, len, "%s", target);
-	else
-		snprintf(path, len, "%.*s%s", (int)dirlen, link, target);
-	for (p = path; *p; p = *end ? end + 1 : end) {
-		end = strchrnul(p, '/');
-		if (end == p || (end - p == 1 && p[0] == '.'))
-			continue;
-		if (end - p == 2 && p[0] == '.' && p[1] == '.') {
-			while (out && res[--out] != '/')
-				;
-			continue;
-		}
-		res[out++] = '/';
-		memcpy(res + out, p, end - p);
-		out += end - p;
-	}
-	res[out] = '\0';
-	free(path);
-	return res;
-}
-
-/* Parents, children in path order (a CSR array) and link targets. */
-static int build_tree(struct tree *t)
-{
-	size_t i, n = t->nr;
-	int32_t *fill;
-
-	t->parent = calloc(n + 1, sizeof(int32_t));
-	t->first = calloc(n + 2, sizeof(int32_t));
-	t->child = calloc(n + 1, sizeof(int32_t));
-	t->target = calloc(n + 1, sizeof(int32_t));
-	fill = calloc(n + 1, sizeof(int32_t));
-	if (!t->parent || !t->first || !t->child || !t->target || !fill)
-		goto out_nomem;
-	for (i = 0; i < n; i++) {
-		const char *path = t->v[i].path;
-
-		t->parent[i] = find(t, path, basename_of(path) - path - 1);
-		if (t->parent[i] >= 0)
-			t->first[t->parent[i] + 1]++;
-		t->target[i] = -1;
-		if (t->v[i].kind == NODE_LINK && t->v[i].target) {
-			char *abs = resolve_link(path, t->v[i].target);
-
-			if (!abs)
-				goto out_nomem;
-			t->target[i] = find(t, abs, strlen(abs));
-			free(abs);
-		}
-	}
-	for (i = 0; i < n; i++)
-		t->first[i + 1] += t->first[i];
-	for (i = 0; i < n; i++)
-		if (t->parent[i] >= 0)
-			t->child[t->first[t->parent[i]] + fill[t->parent[i]]++] = i;
-	free(fill);
-	return 0;
-
-out_nomem:
-	free(fill);
-	return -ENOMEM;
-}
-
-static void free_tree(struct tree *t)
-{
-	free(t->parent);
-	free(t->first);
-	free(t->child);
-	free(t->target);
-}
-
 /* A directory, or a link to one: what a pattern ending in '/' names. */
-static bool is_directory(const struct tree *t, int32_t node)
+static bool is_directory(const struct sysfs_tree *t, int32_t node)
 {
 	if (t->v[node].kind == NODE_LINK && t->target[node] >= 0)
 		node = t->target[node];
@@ -354,7 +228,7 @@ static int visit(struct matcher *m, int32_t node, int depth)
 	}
 	for (i = m->t.first[dir]; !err && i < m->t.first[dir + 1]; i++) {
 		int32_t kid = m->t.child[i];
-		const char *name = basename_of(m->t.v[kid].path);
+		const char *name = sysfs_basename(m->t.v[kid].path);
 
 		if (depth + 1 == MAX_DEPTH)
 			break;
@@ -424,15 +298,13 @@ int docmatch__run(const struct snapshot *tree, const struct snapshot *docs,
 
 	if (!m)
 		return -ENOMEM;
-	m->t.v = tree->sysfs.v;
-	m->t.nr = tree->sysfs.nr;
 	m->docs = docs->docs.v;
 	m->entry = entry;
-	for (i = 0; i < m->t.nr; i++)
+	for (i = 0; i < tree->sysfs.nr; i++)
 		entry[i] = -1;
 	for (i = 0; i < MAX_DEPTH; i++)
 		what_cursor__init(&m->cursor[i]);
-	err = build_tree(&m->t);
+	err = sysfs_tree__build(&m->t, tree);
 	if (!err)
 		err = index_docs(m, docs);
 	for (i = 0; !err && i < m->t.nr; i++) {
@@ -446,7 +318,7 @@ int docmatch__run(const struct snapshot *tree, const struct snapshot *docs,
 		what_cursor__release(&m->cursor[i]);
 	what_index__free(m->idx);
 	seen_free(&m->seen);
-	free_tree(&m->t);
+	sysfs_tree__release(&m->t);
 	free(m);
 	return err;
 }
