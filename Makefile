@@ -57,7 +57,10 @@ endif
 MODEL_SRCS	:= abidiff/print.c abidiff/array.c abidiff/bytes.c abidiff/jstr.c \
 		   abidiff/fileio.c abidiff/model.c abidiff/atomic-file.c \
 		   abidiff/snapshot-json.c abidiff/what-index.c
-ENGINE_SRCS	:= abidiff/sysfs-tree.c abidiff/docmatch.c
+ENGINE_SRCS	:= abidiff/sysfs-tree.c abidiff/docmatch.c abidiff/diff.c \
+		   abidiff/diff-sysfs.c abidiff/diff-types.c abidiff/policy.c \
+		   abidiff/report-text.c abidiff/report-json.c \
+		   abidiff/report-markdown.c
 COLLECTOR_SRCS	:= collectors/abidocs/parse.c collectors/abidocs/collect.c \
 		   collectors/sysfs/sysfs-dir.c collectors/sysfs/stream.c \
 		   collectors/sysfs/initramfs.c collectors/sysfs/boot.c \
@@ -65,8 +68,8 @@ COLLECTOR_SRCS	:= collectors/abidocs/parse.c collectors/abidocs/collect.c \
 		   collectors/vmlinux/kimage.c collectors/vmlinux/types.c \
 		   collectors/vmlinux/vmlinux.c
 LIB_SRCS	:= $(MODEL_SRCS) $(ENGINE_SRCS) $(COLLECTOR_SRCS)
-CLI_SRCS	:= abidiff/main.c abidiff/cmd-collect.c abidiff/cmd-docs.c \
-		   abidiff/cmd-show.c abidiff/cmd-undocumented.c
+CLI_SRCS	:= abidiff/main.c abidiff/cmd-collect.c abidiff/cmd-diff.c \
+		   abidiff/cmd-docs.c abidiff/cmd-show.c abidiff/cmd-undocumented.c
 UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \
 		   test-abidocs test-docmatch
 

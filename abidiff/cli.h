@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "compiler.h"
+#include "model.h"
 #include "print.h"
 
 /* Exit statuses, the same for every command (see kabidiff(1)). */
@@ -37,8 +38,16 @@ int __printf(2, 3) usage_error(const char *cmd, const char *fmt, ...);
 void print_errors_only(enum kabi_print_level level, const char *fmt,
 		       va_list ap);
 
+/*
+ * collect_build() - a snapshot of the kernel build in @build_dir (the O=
+ * directory), collected as 'kabidiff collect BUILD_DIR' does; NULL when
+ * that failed (reported) or out of memory.
+ */
+struct snapshot *collect_build(const char *build_dir);
+
 /* The commands: each gets its own argv (argv[0] is the command name). */
 int do_collect(int argc, char **argv);
+int do_diff(int argc, char **argv);
 int do_docs(int argc, char **argv);
 int do_show(int argc, char **argv);
 int do_undocumented(int argc, char **argv);

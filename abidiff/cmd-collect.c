@@ -218,6 +218,36 @@ static int collect(struct snapshot *s, const struct inputs *in,
 	return err ? err : s->kernel.collected_by ? 0 : -ENOMEM;
 }
 
+/* Fill @s from @in, BUILD_DIR @build_dir (or NULL) giving the defaults. */
+static int collect_inputs(struct snapshot *s, struct inputs *in,
+			  const char *build_dir)
+{
+	struct abidocs_stats st = { 0 };
+	int err = fill_inputs(in, build_dir);
+
+	if (!err)
+		err = collect(s, in, &st);
+	if (!err && st.warnings)
+		fprintf(stderr, "kabidiff: warning: %s: %u warnings about the ABI documentation; see 'kabidiff docs validate'\n",
+			in->docs_dir, st.warnings);
+	release_inputs(in);
+	return err;
+}
+
+struct snapshot *collect_build(const char *build_dir)
+{
+	struct inputs in = { .boot.timeout = 300 };
+	struct snapshot *s = snapshot__new();
+	int err = s ? collect_inputs(s, &in, build_dir) : -ENOMEM;
+
+	if (!err)
+		return s;
+	if (err == -ENOMEM)
+		pr_err("out of memory");
+	snapshot__free(s);
+	return NULL;
+}
+
 int do_collect(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -235,7 +265,6 @@ int do_collect(int argc, char **argv)
 		{ 0 }
 	};
 	const char *output = NULL;
-	struct abidocs_stats st = { 0 };
 	struct inputs in = { .boot.timeout = 300 };
 	char *end;
 	struct snapshot *s;
@@ -296,17 +325,12 @@ int do_collect(int argc, char **argv)
 		return usage_error("collect",
 				   "collect needs a BUILD_DIR, --vmlinux, --docs or --sysfs-dir");
 	s = snapshot__new();
-	err = s ? fill_inputs(&in, optind < argc ? argv[optind] : NULL) : -ENOMEM;
-	if (!err)
-		err = collect(s, &in, &st);
-	if (!err && st.warnings)
-		fprintf(stderr, "kabidiff: warning: %s: %u warnings about the ABI documentation; see 'kabidiff docs validate'\n",
-			in.docs_dir, st.warnings);
+	err = s ? collect_inputs(s, &in, optind < argc ? argv[optind] : NULL) :
+	      -ENOMEM;
 	if (!err)
 		err = output ? snapshot__save(s, output) : snapshot__write(s, stdout);
 	if (err == -ENOMEM)
 		pr_err("out of memory");
-	release_inputs(&in);
 	snapshot__free(s);
 	return err ? EXIT_TROUBLE : EXIT_OK;
 }

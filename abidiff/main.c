@@ -27,6 +27,9 @@ struct cmd {
 };
 
 static const struct cmd commands[] = {
+	{ "diff", do_diff,
+	  "diff [--format text|json|markdown] [--strict] [--policy FILE] [--waivers FILE] OLD NEW",
+	  "judge the ABI changes between two builds (also: kabidiff OLD NEW)" },
 	{ "collect", do_collect,
 	  "collect [-o FILE] [--vmlinux FILE] [--docs DIR] [--sysfs-dir DIR] [BUILD_DIR]",
 	  "describe a kernel build as a snapshot" },
@@ -145,6 +148,11 @@ int main(int argc, char **argv)
 	if (optind == argc)
 		return usage_error(NULL, "no command given");
 	cmd = find_command(argv[optind]);
+	if (!cmd && argc - optind == 2) {
+		/* "kabidiff OLD NEW": argv[0] stands in for "diff" */
+		cmd = find_command("diff");
+		optind--;
+	}
 	if (!cmd)
 		return usage_error(NULL, "'%s' is not a kabidiff command",
 				   argv[optind]);

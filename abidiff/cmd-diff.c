@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kabidiff diff [--format F] [--strict] [--policy FILE] [--waivers FILE] OLD NEW
+ *
+ * Compare two kernel builds (snapshots, or build directories collected on
+ * the fly), judge each change by the stability level the old build's
+ * Documentation/ABI promised, and fail when a promise broke.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "diff.h"
+#include "policy.h"
+#include "report.h"
+#include "snapshot-json.h"
+#include "banned.h"
+
+static const char diff_usage[] =
+	"Usage: kabidiff diff [--format text|json|markdown] [--strict]\n"
+	"                     [--policy FILE] [--waivers FILE] OLD NEW\n"
+	"       kabidiff OLD NEW\n\n"
+	"Compare two kernel builds and judge every change of their userspace ABI\n"
+	"by the stability level OLD's Documentation/ABI gives the interface.\n"
+	"OLD and NEW are snapshots ('kabidiff collect') or kernel build\n"
+	"directories, collected on the fly.\n\n"
+	"  --format FORMAT   text (the default), json or markdown\n"
+	"  --strict          judge every warn as a break\n"
+	"  --policy FILE     override verdicts of the default policy\n"
+	"  --waivers FILE    accept known changes (see docs/policy.md)\n"
+	"  --color WHEN      auto (the default: on a terminal), always or never\n\n"
+	"Exit status: 0 no break, 1 a break, 2 trouble.\n";
+
+struct diff_options {
+	enum report_format format;
+	const char *policy_file;
+	const char *waiver_file;
+	bool strict;
+	int colour;		/* -1: auto */
+};
+
+/* A snapshot file, or a build directory to collect. */
+static struct snapshot *load_side(const char *path)
+{
+	struct stat st;
+
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return collect_build(path);
+	return snapshot__load(path);
+}
+
+static const char * const part_names[PART_COUNT] = {
+	[PART_SYSFS] = "sysfs", [PART_SYSCALLS] = "syscalls",
+	[PART_TYPES] = "types", [PART_DOCS] = "docs",
+};
+
+/*
+ * A part one side lacks is not compared: say so, it is not "no change".
+ * Without OLD's documentation every finding is judged undocumented.
+ */
+static void warn_uncompared(const struct judgement *j, const char *old_name,
+			    const char *new_name)
+{
+	const struct snapshot *old = j->old, *new = j->new;
+	const bool collected[2][PART_COUNT] = {
+		{ old->sysfs.collected, old->syscalls.collected,
+		  old->types.collected, old->docs.collected },
+		{ new->sysfs.collected, new->syscalls.collected,
+		  new->types.collected, new->docs.collected },
+	};
+	int i;
+
+	for (i = 0; i < PART_COUNT; i++) {
+		if (j->diff->compared[i] || (!collected[0][i] && !collected[1][i]))
+			continue;
+		pr_warn("%s has no %s part: %s not compared",
+			collected[0][i] ? new_name : old_name, part_names[i],
+			part_names[i]);
+	}
+	if (!old->docs.collected && j->nr)
+		pr_warn("%s has no docs part: every change is judged as undocumented",
+			old_name);
+}
+
+static void warn_unused_waivers(const struct waivers *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nr; i++)
+		if (!w->v[i].matched)
+			pr_warn("%s:%u: waiver matched no change",
+				w->file, w->v[i].line);
+}
+
+static int render(const struct judgement *j, const struct diff_options *o)
+{
+	switch (o->format) {
+	case REPORT_JSON:
+		return show_report_json(j, stdout);
+	case REPORT_MARKDOWN:
+		return show_report_markdown(j, stdout);
+	default:
+		return show_report_text(j, stdout, o->colour < 0 ?
+					isatty(STDOUT_FILENO) && !getenv("NO_COLOR") :
+					o->colour);
+	}
+}
+
+static int run(const char *old_path, const char *new_path,
+	       const struct diff_options *o)
+{
+	struct snapshot *old = NULL, *new = NULL;
+	struct waivers waivers = { 0 };
+	struct judgement j = { 0 };
+	struct diff d = { 0 };
+	struct policy p;
+	int err = 0;
+
+	policy__init(&p);
+	p.strict = o->strict;
+	if (o->policy_file)
+		err = policy__load(&p, o->policy_file);
+	if (!err && o->waiver_file)
+		err = waivers__load(&waivers, o->waiver_file);
+	if (!err) {
+		old = load_side(old_path);
+		new = old ? load_side(new_path) : NULL;
+		err = old && new ? 0 : -EINVAL;
+	}
+	if (!err)
+		err = diff__run(old, new, &d);
+	if (!err)
+		err = policy__judge(&p, o->waiver_file ? &waivers : NULL, old,
+				    new, &d, &j);
+	if (!err) {
+		warn_uncompared(&j, old_path, new_path);
+		warn_unused_waivers(&waivers);
+		err = render(&j, o);
+	}
+	if (err == -ENOMEM)
+		pr_err("out of memory");
+	judgement__release(&j);
+	diff__release(&d);
+	waivers__release(&waivers);
+	snapshot__free(old);
+	snapshot__free(new);
+	if (err)
+		return EXIT_TROUBLE;
+	return j.count[VERDICT_BREAK] ? EXIT_BREAK : EXIT_OK;
+}
+
+int do_diff(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "format",	required_argument,	NULL, 'f' },
+		{ "strict",	no_argument,		NULL, 's' },
+		{ "policy",	required_argument,	NULL, 'p' },
+		{ "waivers",	required_argument,	NULL, 'w' },
+		{ "color",	required_argument,	NULL, 'c' },
+		{ "json",	no_argument,		NULL, 'j' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ 0 }
+	};
+	struct diff_options o = {
+		.format = json_output ? REPORT_JSON : REPORT_TEXT,
+		.colour = -1,
+	};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "jh", options, NULL)) >= 0) {
+		switch (opt) {
+		case 'f':
+			if (report_format__parse(optarg, &o.format))
+				return usage_error("diff", "--format is text, json or markdown, not '%s'",
+						   optarg);
+			break;
+		case 's':
+			o.strict = true;
+			break;
+		case 'p':
+			o.policy_file = optarg;
+			break;
+		case 'w':
+			o.waiver_file = optarg;
+			break;
+		case 'c':
+			if (!strcmp(optarg, "auto"))
+				o.colour = -1;
+			else if (!strcmp(optarg, "always") || !strcmp(optarg, "never"))
+				o.colour = !strcmp(optarg, "always");
+			else
+				return usage_error("diff", "--color is auto, always or never, not '%s'",
+						   optarg);
+			break;
+		case 'j':
+			o.format = REPORT_JSON;
+			break;
+		case 'h':
+			fputs(diff_usage, stdout);
+			return EXIT_OK;
+		default:
+			return usage_hint("diff");
+		}
+	}
+	if (argc - optind != 2)
+		return usage_error("diff", "diff needs two snapshots or build directories, OLD and NEW");
+	return run(argv[optind], argv[optind + 1], &o);
+}
