@@ -74,8 +74,10 @@ void policy__init(struct policy *p)
 
 /*
  * Both files are lines of whitespace-separated fields, '#' to the end of
- * the line a comment.  split_fields() cuts @line in place into at most
- * @max fields; the last one keeps its inner spaces (a waiver's reason).
+ * the line a comment.  A field in double quotes may hold spaces ("struct
+ * stat").  split_fields() cuts @line in place into at most @max fields;
+ * the last one keeps its inner spaces (a waiver's reason).  Returns the
+ * number of fields, or -EINVAL for a quote that does not end.
  */
 static int split_fields(char *line, char **field, int max)
 {
@@ -88,6 +90,14 @@ static int split_fields(char *line, char **field, int max)
 		line += strspn(line, " \t\r");
 		if (!*line)
 			break;
+		if (n + 1 < max && *line == '"') {
+			field[n++] = ++line;
+			line = strchr(line, '"');
+			if (!line)
+				return -EINVAL;
+			*line++ = '\0';
+			continue;
+		}
 		field[n++] = line;
 		if (n == max) {
 			char *end = line + strlen(line);
@@ -126,8 +136,12 @@ static int for_each_line(const char *path, int max_fields,
 			*next++ = '\0';
 		nr++;
 		n = split_fields(line, field, max_fields);
-		if (n)
+		if (n < 0) {
+			pr_err("%s:%u: a quoted field does not end", path, nr);
+			err = -EINVAL;
+		} else if (n) {
 			err = fn(field, n, nr, ctx);
+		}
 	}
 	free(buf);
 	return err;

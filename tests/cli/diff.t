@@ -1,0 +1,139 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# kabidiff diff on the hand-made pairs of tests/fixtures/diff: exact text,
+# JSON and Markdown reports, verdicts against DESIGN.md's table, the move
+# case, waivers, policy files, --strict, and bad input.
+. "$(dirname "$0")/../lib.sh"
+
+D=$FIXTURES/diff
+PAIRS="stable testing unstable obsolete private removed undocumented docs move"
+
+# the checked-in pairs are what the generator writes
+mkdir "$TMP/pairs"
+python3 "$D/gen-pairs.py" "$TMP/pairs"
+for f in "$TMP"/pairs/*.json; do
+	cmp -s "$f" "$D/${f##*/}" || fail "$(basename "$f") is what gen-pairs.py writes"
+done
+pass "gen-pairs.py writes the checked-in pairs"
+
+# exit status: 1 exactly when the golden report has a break
+for n in $PAIRS; do
+	run_kabidiff diff --color never "$D/$n.old.json" "$D/$n.new.json"
+	want=0
+	grep -q '^== break ==$' "$D/$n.txt" && want=1
+	is "$status" "$want" "$n: exit status $want"
+	if [ "$out" = "$(cat "$D/$n.txt")" ]; then
+		pass "$n: text report as golden"
+	else
+		fail "$n: text report as golden" "$(printf '%s\n' "$out" | diff "$D/$n.txt" - | head -20)"
+	fi
+	is "$err" "" "$n: nothing on stderr"
+	run_kabidiff diff --format json "$D/$n.old.json" "$D/$n.new.json"
+	printf '%s\n' "$out" >"$TMP/$n.report.json"
+	if cmp -s "$TMP/$n.report.json" "$D/$n.report.json"; then
+		pass "$n: JSON report as golden"
+	else
+		fail "$n: JSON report as golden" "$(diff "$D/$n.report.json" "$TMP/$n.report.json" | head -20)"
+	fi
+done
+
+python3 "$TOP/tests/cli/diff-verdicts.py" "$TMP" >"$TMP/verdicts"
+relay <"$TMP/verdicts"
+
+python3 "$TOP/tests/cli/schema.py" "$TOP/docs/report.schema.json" "$TMP"/*.report.json >"$TMP/schema"
+is "$?" 0 "every JSON report validates against docs/report.schema.json"
+grep '^#' "$TMP/schema"
+
+run_kabidiff diff --format markdown "$D/testing.old.json" "$D/testing.new.json"
+is "$out" "$(cat "$D/testing.md")" "Markdown report as golden"
+
+# the global --json and the short form
+run_kabidiff --json "$D/docs.old.json" "$D/docs.new.json"
+printf '%s\n' "$out" >"$TMP/short.json"
+cmp -s "$TMP/short.json" "$D/docs.report.json"
+is "$?" 0 "kabidiff --json OLD NEW is diff --format json"
+
+# a device that moved under its kept /sys/class name: one note
+run_kabidiff diff --format json "$D/move.old.json" "$D/move.new.json"
+is "$status" 0 "move: exit 0"
+is "$(printf '%s\n' "$out" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+print(" ".join("%s:%s:%s" % (f["kind"], f["verdict"], f["subject"]) for f in r["findings"]))')" \
+   "node-moved:note:/sys/devices/pnp0/00:04/tty/ttyS0" \
+   "move: one node-moved note, no removal"
+
+# kabidiff X X: silent, exit 0, for every snapshot there is
+for f in "$FIXTURES"/snapshots/*.json "$D"/*.old.json "$D"/*.new.json; do
+	run_kabidiff "$f" "$f"
+	is "$status:$out:$err" "0::" "kabidiff X X is silent: ${f#"$FIXTURES"/}"
+done
+
+# waivers: the testing pair's changes all accepted, one waiver unused
+run_kabidiff diff --color never --waivers "$D/waivers.txt" "$D/testing.old.json" "$D/testing.new.json"
+is "$status" 0 "waivers: every break accepted, exit 0"
+is "$(printf '%s\n' "$out" | tail -1)" "0 break, 0 warn, 0 note, 30 waived" "waivers: summary counts them"
+is "$(printf '%s\n' "$out" | grep -c '^    waived:  ')" 30 "waivers: each finding names its waiver"
+is "$err" "kabidiff: warning: $D/waivers.txt:8: waiver matched no change" "waivers: the unused one is named"
+run_kabidiff diff --format json --waivers "$D/waivers.txt" "$D/testing.old.json" "$D/testing.new.json"
+is "$(printf '%s\n' "$out" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+print(r["unused_waivers"], r["findings"][0]["waiver"]["line"])')" \
+   "[{'file': '$D/waivers.txt', 'line': 8, 'subject': '/sys/nowhere'}] 3" \
+   "waivers: JSON has the waiver of each finding and the unused ones"
+
+# policy: a house policy that keeps unstable/ turns the unstable pair red
+run_kabidiff diff "$D/unstable.old.json" "$D/unstable.new.json"
+is "$status" 0 "policy: the unstable pair passes the default policy"
+run_kabidiff diff --policy "$D/policy.txt" --format json "$D/unstable.old.json" "$D/unstable.new.json"
+is "$status" 1 "policy: and fails the house policy"
+is "$(printf '%s\n' "$out" | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["summary"])')" \
+   "{'break': 20, 'warn': 1, 'note': 9, 'waived': 0}" "policy: its cells judged the removed and incompatible changes"
+
+# --strict: warn is break
+run_kabidiff diff "$D/undocumented.old.json" "$D/undocumented.new.json"
+is "$status" 0 "strict: undocumented changes warn, exit 0"
+run_kabidiff diff --strict "$D/undocumented.old.json" "$D/undocumented.new.json"
+is "$status" 1 "strict: --strict makes them breaks, exit 1"
+
+# bad waiver and policy files: exit 2, FILE:LINE, no report
+bad() {
+	name=$1 option=$2 text=$3 want=$4
+	printf '%b' "$text" >"$TMP/bad.txt"
+	run_kabidiff diff "$option" "$TMP/bad.txt" "$D/testing.old.json" "$D/testing.new.json"
+	is "$status:$out:$err" "2::kabidiff: $TMP/bad.txt:$want" "$name"
+}
+bad "waiver without a reason" --waivers '# x\nnode-removed /sys/x\n' \
+	"2: expected KIND SUBJECT REASON (a waiver needs a reason)"
+bad "waiver of an unknown kind" --waivers 'node-gone /sys/x why\n' \
+	"1: 'node-gone' is not a change kind (node-removed, mode-lost, ... or *)"
+bad "waiver with an open quote" --waivers '* "struct x why\n' \
+	"1: a quoted field does not end"
+bad "policy with an unknown change" --policy '\n\nfrobbed * note\n' \
+	"3: 'frobbed' is neither a change kind (node-removed, ...) nor a class (removed, incompatible, ...)"
+bad "policy with an unknown level" --policy 'removed sable note\n' \
+	"1: 'sable' is not a level (stable, testing, unstable, obsolete, private, removed, undocumented or *)"
+bad "policy with an unknown verdict" --policy 'removed stable fine\n' \
+	"1: 'fine' is not a verdict (break, warn or note)"
+bad "policy line with four fields" --policy 'removed stable note now\n' \
+	"1: expected CHANGE LEVEL VERDICT"
+run_kabidiff diff --policy "$TMP/missing" "$D/testing.old.json" "$D/testing.new.json"
+is "$status:$out:$err" "2::kabidiff: $TMP/missing: No such file or directory" "missing policy file"
+
+# usage and unreadable snapshots
+run_kabidiff diff "$D/testing.old.json"
+is "$status" 2 "one snapshot: exit 2"
+run_kabidiff diff --format yaml "$D/testing.old.json" "$D/testing.new.json"
+is "$status:$out" "2:" "--format yaml: exit 2"
+run_kabidiff "$D/testing.old.json" "$TMP/missing.json"
+is "$status:$out:$err" "2::kabidiff: $TMP/missing.json: No such file or directory" "missing NEW: exit 2, named"
+mkdir "$TMP/build"
+run_kabidiff "$TMP/build" "$D/testing.new.json"
+is "$status:$out" "2:" "a build directory without a vmlinux: exit 2"
+printf '%s\n' "$err" | grep -q "$TMP/build/vmlinux"
+is "$?" 0 "and the message names the vmlinux it looked for"
+
+done_testing
