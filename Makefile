@@ -160,7 +160,8 @@ test: all $(ASAN_O)/kabidiff $(UNIT_BINS)
 
 # Timings never go in the tests: they are printed here, against the
 # reference tools measured in the same run.
-BENCHES		:= tests/bench/undocumented.sh tests/bench/vmlinux.sh tests/bench/boot.sh
+BENCHES		:= tests/bench/undocumented.sh tests/bench/vmlinux.sh tests/bench/boot.sh \
+		   tests/bench/diff.sh
 BENCH_PACKAGES	:= abigail-tools
 
 bench: deps

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -44,14 +45,32 @@ struct diff_options {
 	int colour;		/* -1: auto */
 };
 
+static double seconds_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
 /* A snapshot file, or a build directory to collect. */
 static struct snapshot *load_side(const char *path)
 {
+	struct timespec start;
+	struct snapshot *s;
 	struct stat st;
+	bool build = !stat(path, &st) && S_ISDIR(st.st_mode);
 
-	if (!stat(path, &st) && S_ISDIR(st.st_mode))
-		return collect_build(path);
-	return snapshot__load(path);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	if (build)
+		pr_info("%s: collecting the build", path);
+	s = build ? collect_build(path) : snapshot__load(path);
+	if (s)
+		pr_info("%s: %zu sysfs nodes, %zu syscalls, %zu types, %zu doc entries, %s in %.3f s",
+			path, s->sysfs.nr, s->syscalls.nr, s->types.nr,
+			s->docs.nr, build ? "collected" : "loaded",
+			seconds_since(&start));
+	return s;
 }
 
 static const char * const part_names[PART_COUNT] = {
@@ -118,6 +137,7 @@ static int run(const char *old_path, const char *new_path,
 	struct waivers waivers = { 0 };
 	struct judgement j = { 0 };
 	struct diff d = { 0 };
+	struct timespec start;
 	struct policy p;
 	int err = 0;
 
@@ -132,12 +152,15 @@ static int run(const char *old_path, const char *new_path,
 		new = old ? load_side(new_path) : NULL;
 		err = old && new ? 0 : -EINVAL;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	if (!err)
 		err = diff__run(old, new, &d);
 	if (!err)
 		err = policy__judge(&p, o->waiver_file ? &waivers : NULL, old,
 				    new, &d, &j);
 	if (!err) {
+		pr_info("%zu changes found and judged in %.3f s", d.nr,
+			seconds_since(&start));
 		warn_uncompared(&j, old_path, new_path);
 		warn_unused_waivers(&waivers);
 		err = render(&j, o);

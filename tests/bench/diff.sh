@@ -1,0 +1,49 @@
+#!/bin/sh
+# make bench, diff part: 'kabidiff diff' on two generated snapshots of
+# Debian-kernel size and larger (tests/fixtures/gen-snapshot.py: the second
+# one a release later, with removed, added and changed nodes, renumbered
+# syscalls and grown types; 4,000 doc entries, about what linux-source-6.1
+# has), next to GNU diff -u on the same two files, the textual comparison
+# one would do without kabidiff.
+#
+# "diff" is the comparison and judging alone, as kabidiff reports it on
+# stderr with KABIDIFF_VERBOSE; "total" adds loading both snapshots (JSON
+# parsing, most of it) and writing the JSON report.
+set -eu
+
+. "$(dirname "$0")/lib.sh"
+GEN=$TOP/tests/fixtures/gen-snapshot.py
+
+# best_diff_time OLD NEW: the least "judged in" time over RUNS runs
+best_diff_time() {
+	i=0 best=
+	while [ "$i" -lt "$RUNS" ]; do
+		t=$(KABIDIFF_VERBOSE=1 "$KABIDIFF" diff --format json "$1" "$2" 2>&1 >/dev/null |
+		    sed -n 's/.* judged in \([0-9.]*\) s$/\1/p')
+		best=$(awk -v a="$t" -v b="${best:-$t}" 'BEGIN { print (a < b ? a : b) }')
+		i=$((i + 1))
+	done
+	echo "$best"
+}
+
+echo "kabidiff diff on generated snapshot pairs (best of $RUNS runs; growth should be linear)"
+printf '%8s %6s %6s %10s %6s %19s %10s %10s\n' "nodes" "calls" "types" \
+       "diff" "us/node" "total  peak" "diff -u" "vs diff -u"
+for n in 20000 50000 100000 200000; do
+	python3 "$GEN" --docs 4000 "$n" | "$KABIDIFF" show --json /dev/stdin >"$TMP/old.json"
+	python3 "$GEN" --docs 4000 --changed "$n" | "$KABIDIFF" show --json /dev/stdin >"$TMP/new.json"
+	engine=$(best_diff_time "$TMP/old.json" "$TMP/new.json")
+	set -- $(measure "$RUNS" sh -c '"$0" diff --format json "$1" "$2"; [ $? -le 1 ]' \
+		 "$KABIDIFF" "$TMP/old.json" "$TMP/new.json") \
+	       $(measure "$RUNS" sh -c 'diff -u "$0" "$1"; [ $? -le 1 ]' \
+		 "$TMP/old.json" "$TMP/new.json")
+	counts=$(python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))
+print(len(s["sysfs"]), len(s["syscalls"]), len(s["types"]))' "$TMP/old.json")
+	awk -v c="$counts" -v e="$engine" -v kw="$1" -v km="$2" -v dw="$3" 'BEGIN {
+		split(c, n, " ")
+		printf "%8d %6d %6d %8.3f s %6.2f %7.3f s %6.1f MB %8.3f s %9.1fx\n",
+		       n[1], n[2], n[3], e, e * 1e6 / n[1], kw, km / 1024, dw,
+		       dw / (kw > 0.001 ? kw : 0.001) }'
+done
+echo "target: diff under 0.100 s at 20,000 nodes"
