@@ -71,7 +71,7 @@ LIB_SRCS	:= $(MODEL_SRCS) $(ENGINE_SRCS) $(COLLECTOR_SRCS)
 CLI_SRCS	:= abidiff/main.c abidiff/cmd-collect.c abidiff/cmd-diff.c \
 		   abidiff/cmd-docs.c abidiff/cmd-show.c abidiff/cmd-undocumented.c
 UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \
-		   test-abidocs test-docmatch
+		   test-abidocs test-docmatch test-diff-types
 
 LIB_OBJS	:= $(LIB_SRCS:%.c=$(O)/%.o)
 CLI_OBJS	:= $(CLI_SRCS:%.c=$(O)/%.o)
