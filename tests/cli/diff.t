@@ -136,4 +136,17 @@ is "$status:$out" "2:" "a build directory without a vmlinux: exit 2"
 printf '%s\n' "$err" | grep -q "$TMP/build/vmlinux"
 is "$?" 0 "and the message names the vmlinux it looked for"
 
+# the same reports from the build with ASan and UBSan
+ASAN=$TOP/build/asan/kabidiff
+for n in $PAIRS; do
+	"$ASAN" diff --color never --waivers "$D/waivers.txt" --policy "$D/policy.txt" \
+		"$D/$n.old.json" "$D/$n.new.json" >/dev/null 2>"$TMP/asan-err"
+	status=$?
+	[ "$status" -le 1 ] && ! grep -qv 'waiver matched no change' "$TMP/asan-err"
+	is "$?" 0 "asan: $n with waivers and a policy, exit 0 or 1, no sanitizer report"
+	"$ASAN" diff --color never "$D/$n.old.json" "$D/$n.new.json" >"$TMP/asan-out" 2>&1
+	cmp -s "$TMP/asan-out" "$D/$n.txt"
+	is "$?" 0 "asan: $n text report as golden"
+done
+
 done_testing

@@ -28,6 +28,21 @@ memcheck collect --vmlinux "$FIXTURES/vmlinux/mini.elf" --docs "$FIXTURES/abi"
 is "$status" 0 "collect --vmlinux mini.elf --docs is clean under valgrind"
 [ "$status" -eq 0 ] || sed 's/^/# /' "$TMP/err"
 
+D=$FIXTURES/diff
+for format in text json markdown; do
+	memcheck diff --format "$format" --waivers "$D/waivers.txt" \
+		--policy "$D/policy.txt" "$D/testing.old.json" "$D/testing.new.json"
+	is "$status" 0 "diff --format $format with waivers and a policy is clean under valgrind"
+	[ "$status" -eq 0 ] || sed 's/^/# /' "$TMP/err"
+done
+memcheck diff "$D/move.old.json" "$D/move.new.json"
+is "$status" 0 "diff of a move is clean under valgrind"
+memcheck diff "$D/stable.old.json" "$D/stable.new.json"
+is "$status" 1 "diff with breaks is clean under valgrind"
+printf 'node-removed /sys/x\n' >"$TMP/bad-waivers"
+memcheck diff --waivers "$TMP/bad-waivers" "$D/stable.old.json" "$D/stable.new.json"
+is "$status" 2 "diff with a bad waiver file fails cleanly under valgrind"
+
 for bad in duplicate-path nr-negative truncated; do
 	memcheck show "$FIXTURES/bad/$bad.json"
 	is "$status" 2 "show on bad/$bad.json fails cleanly under valgrind"
