@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh disable=SC2034
 # Shared by prepare-repo.sh and build-fixtures.sh (sourced, not run).
 #
 # Sets HERE (this directory), TOP (the kabidiff checkout), CACHE, PACKAGE,
@@ -95,8 +96,9 @@ need_deps() {
 
 # check_base: the installed kernel source must be the pinned one
 check_base() {
-	[ -n "$PACKAGE" ] && [ -n "$VERSION" ] ||
+	if [ -z "$PACKAGE" ] || [ -z "$VERSION" ]; then
 		die "$HERE/BASE names no package and version"
+	fi
 	have=$(installed_version "$PACKAGE")
 	[ -n "$have" ] || die "$PACKAGE is not installed (apt-get install $PACKAGE=$VERSION)"
 	if [ "$have" != "$VERSION" ]; then
