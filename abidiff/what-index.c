@@ -500,6 +500,17 @@ static int add_id(struct what_node *n, uint32_t id, bool dir_only)
 	return 0;
 }
 
+/* A component with a fixed byte: "iio:deviceX" is one, "<device>" is not. */
+static bool names_something(const struct atom *atoms, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (atoms[i].literal >= 0)
+			return true;
+	return !n;
+}
+
 /*
  * Walk (and, with @idx, build) the trie path of one brace-free pattern.
  * Without @idx only the syntax is checked.
@@ -510,6 +521,7 @@ static int add_expanded(struct what_index *idx, const char *pat, size_t len,
 	struct atom atoms[WHAT_MAX_ATOMS];
 	struct what_node *node = idx ? idx->nodes[0] : NULL;
 	const char *p = pat, *end = pat + len;
+	int comps = 0, literals = 0;
 
 	if (!len || *p != '/') {
 		*why = "not an absolute path";
@@ -525,6 +537,7 @@ static int add_expanded(struct what_index *idx, const char *pat, size_t len,
 		p = comp + clen;
 		if (!clen)
 			continue;	/* "//" and a trailing '/' add nothing */
+		comps++;
 		if (clen == 3 && !memcmp(comp, "...", 3)) {
 			if (idx)
 				node = globstar_child(idx, node);
@@ -535,6 +548,7 @@ static int add_expanded(struct what_index *idx, const char *pat, size_t len,
 		n = parse_component(comp, clen, atoms, why);
 		if (n < 0)
 			return n;
+		literals += comps > 1 && names_something(atoms, n);
 		if (!idx)
 			continue;
 		node = n ? wild_child(idx, node, comp, clen, atoms, n) :
@@ -542,7 +556,15 @@ static int add_expanded(struct what_index *idx, const char *pat, size_t len,
 		if (!node)
 			return -ENOMEM;
 	}
-	/* "/sys/.../<device>/<UUID>/" names a directory, not what is in it */
+	/*
+	 * "/sys/.../<device>/<UUID>/" would document nearly every directory
+	 * of sysfs, and give each the level of one driver's entry.
+	 */
+	if (comps > 1 && !literals) {
+		*why = "no fixed name after the first component: it would match almost anything";
+		return -EINVAL;
+	}
+	/* a trailing '/' names a directory, not what is in it */
 	return idx ? add_id(node, id, len > 1 && pat[len - 1] == '/') : 0;
 }
 

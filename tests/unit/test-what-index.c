@@ -183,6 +183,13 @@ static void test_unparsable(void **state)
 	expect_bad(nested, "too many {...} groups");
 	expect_bad("/sys/{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}{q,r}",
 		   "too many {...} alternatives");
+	expect_bad("/sys/.../<device>/<UUID>/",
+		   "no fixed name after the first component: it would match almost anything");
+	expect_bad("/sys/*", "no fixed name after the first component: it would match almost anything");
+	expect_bad("/dev/X", "no fixed name after the first component: it would match almost anything");
+	assert_int_equal(what_pattern__check("/sys/.../iio:deviceX/in_X_raw", NULL), 0);
+	assert_int_equal(what_pattern__check("/dev/fw[0-9]+", NULL), 0);
+	assert_int_equal(what_pattern__check("/sys", NULL), 0);
 }
 
 /* Many patterns: each path finds exactly its own, through the one index. */
