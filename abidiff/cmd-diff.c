@@ -45,6 +45,20 @@ struct diff_options {
 	int colour;		/* -1: auto */
 };
 
+static int parse_format(const char *name, enum report_format *out)
+{
+	static const char * const names[] = {
+		[REPORT_TEXT] = "text", [REPORT_JSON] = "json",
+		[REPORT_MARKDOWN] = "markdown",
+	};
+	unsigned int i;
+	int err = name_table__parse(names, ARRAY_SIZE(names), name, &i);
+
+	if (!err)
+		*out = i;
+	return err;
+}
+
 static double seconds_since(const struct timespec *start)
 {
 	struct timespec now;
@@ -198,7 +212,7 @@ int do_diff(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "jh", options, NULL)) >= 0) {
 		switch (opt) {
 		case 'f':
-			if (report_format__parse(optarg, &o.format))
+			if (parse_format(optarg, &o.format))
 				return usage_error("diff", "--format is text, json or markdown, not '%s'",
 						   optarg);
 			break;

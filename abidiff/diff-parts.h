@@ -21,7 +21,7 @@ int diff_add(struct diff *d, enum change_kind kind, const char *subject,
  * xasprintf() - a malloc()ed, formatted string, or NULL (ENOMEM).  The
  * descriptions of changes are built with it.
  */
-char * __printf(1, 2) xasprintf(const char *fmt, ...);
+char *xasprintf(const char *fmt, ...) __printf(1, 2);
 
 int diff_sysfs(const struct snapshot *old, const struct snapshot *new,
 	       struct diff *d);

@@ -265,24 +265,30 @@ static bool shape_includes(enum value_shape big, enum value_shape small)
 /*
  * A shape is what one reading showed.  The new shape including the old
  * one is a compatible change; the opposite (a number that was negative at
- * one boot and is not at the next) says nothing and is not reported.
+ * one boot and is not at the next) says nothing and is not reported: -1.
  */
+static int shape_change(enum value_shape was, enum value_shape now)
+{
+	if (now == SHAPE_UNREADABLE)
+		return CHANGE_BECAME_UNREADABLE;
+	if (was == SHAPE_UNREADABLE || shape_includes(now, was))
+		return CHANGE_VALUE_SHAPE_WIDENED;
+	if (shape_includes(was, now))
+		return -1;
+	return CHANGE_VALUE_SHAPE_CHANGED;
+}
+
 static int compare_value(struct sysfs_diff *sd, int32_t i, int32_t j)
 {
 	const struct node_value *a = &sd->a.v[i].value, *b = &sd->b.v[j].value;
-	enum change_kind kind;
+	int kind;
 
 	if (a->shape == SHAPE_NONE || b->shape == SHAPE_NONE ||
 	    a->shape == b->shape)
 		return 0;
-	if (b->shape == SHAPE_UNREADABLE)
-		kind = CHANGE_BECAME_UNREADABLE;
-	else if (a->shape == SHAPE_UNREADABLE || shape_includes(b->shape, a->shape))
-		kind = CHANGE_VALUE_SHAPE_WIDENED;
-	else if (shape_includes(a->shape, b->shape))
+	kind = shape_change(a->shape, b->shape);
+	if (kind < 0)
 		return 0;
-	else
-		kind = CHANGE_VALUE_SHAPE_CHANGED;
 	return add_formatted(sd, kind, i, j,
 			     xasprintf("%s", value_shape__name(a->shape)),
 			     b->error ? xasprintf("%s (%s)", value_shape__name(b->shape),

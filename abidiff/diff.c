@@ -102,15 +102,12 @@ const char *change_class__name(enum change_class class)
 
 int change_class__parse(const char *name, enum change_class *out)
 {
-	int i;
+	unsigned int i;
+	int err = name_table__parse(class_names, CLASS_COUNT, name, &i);
 
-	for (i = 0; i < CLASS_COUNT; i++) {
-		if (!strcmp(class_names[i], name)) {
-			*out = i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	if (!err)
+		*out = i;
+	return err;
 }
 
 char *xasprintf(const char *fmt, ...)

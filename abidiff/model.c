@@ -53,7 +53,7 @@ static const char *name_of(const char *const *names, unsigned int count,
 	return value < count ? names[value] : NULL;
 }
 
-static int parse_name(const char *const *names, unsigned int count,
+int name_table__parse(const char *const *names, unsigned int count,
 		      const char *name, unsigned int *out)
 {
 	unsigned int i;
@@ -75,7 +75,7 @@ const char *prefix##__name(type value)					\
 int prefix##__parse(const char *name, type *out)			\
 {									\
 	unsigned int v;							\
-	int err = parse_name(names, count, name, &v);			\
+	int err = name_table__parse(names, count, name, &v);			\
 									\
 	if (!err)							\
 		*out = v;						\

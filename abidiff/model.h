@@ -239,4 +239,12 @@ int node_kind__parse(const char *name, enum node_kind *out);
 int value_shape__parse(const char *name, enum value_shape *out);
 int abi_level__parse(const char *name, enum abi_level *out);
 
+/*
+ * name_table__parse() - find @name in the table of @count @names (NULL
+ * entries are never found): 0 and its index in @out, or -EINVAL.  The name
+ * tables of the diff, the policy and the reports use it too.
+ */
+int name_table__parse(const char *const *names, unsigned int count,
+		      const char *name, unsigned int *out);
+
 #endif /* KABIDIFF_MODEL_H */

@@ -31,15 +31,12 @@ const char *verdict__name(enum verdict v)
 
 static int verdict__parse(const char *name, enum verdict *out)
 {
-	int i;
+	unsigned int i;
+	int err = name_table__parse(verdict_names, VERDICT_COUNT, name, &i);
 
-	for (i = 0; i < VERDICT_COUNT; i++) {
-		if (!strcmp(verdict_names[i], name)) {
-			*out = i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	if (!err)
+		*out = i;
+	return err;
 }
 
 #define N	VERDICT_NOTE
@@ -113,10 +110,11 @@ static int split_fields(char *line, char **field, int max)
 	return n;
 }
 
+typedef int (*line_fn)(char **field, int nr, unsigned int line, void *ctx);
+
 /* Call @fn for each line of @path with its fields; stop at an error. */
-static int for_each_line(const char *path, int max_fields,
-			 int (*fn)(char **field, int nr, unsigned int line,
-				   void *ctx), void *ctx)
+static int read_lines(const char *path, int max_fields, line_fn fn,
+			 void *ctx)
 {
 	char *buf = NULL, *line, *next;
 	unsigned int nr = 0;
@@ -198,7 +196,7 @@ int policy__load(struct policy *p, const char *path)
 {
 	struct policy_file pf = { .p = p, .path = path };
 
-	return for_each_line(path, 3, policy_line, &pf);
+	return read_lines(path, 3, policy_line, &pf);
 }
 
 /* "KIND SUBJECT REASON...", KIND a change kind or "*". */
@@ -232,7 +230,7 @@ int waivers__load(struct waivers *w, const char *path)
 	w->file = strdup(path);
 	if (!w->file)
 		return -ENOMEM;
-	return for_each_line(path, 3, waiver_line, w);
+	return read_lines(path, 3, waiver_line, w);
 }
 
 void waivers__release(struct waivers *w)

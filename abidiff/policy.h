@@ -65,8 +65,7 @@ struct finding {
 	const struct change *change;
 	enum abi_level level;
 	const struct doc_entry *doc;	/* the entry giving the level, or NULL */
-	bool removal_ahead;		/* obsolete, and removed before the date
-					   its documentation gave */
+	bool removal_ahead;		/* obsolete, removed before its date */
 	enum verdict verdict;
 	const struct waiver *waiver;	/* accepted by it, or NULL */
 };

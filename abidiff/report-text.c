@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "bytes.h"
-#include "compiler.h"
 #include "report.h"
 #include "banned.h"
 
@@ -18,23 +17,6 @@ static const char * const verdict_colour[VERDICT_COUNT] = {
 	[VERDICT_WARN]	= "\033[1;33m",
 	[VERDICT_BREAK]	= "\033[1;31m",
 };
-
-int report_format__parse(const char *name, enum report_format *out)
-{
-	static const char * const names[] = {
-		[REPORT_TEXT] = "text", [REPORT_JSON] = "json",
-		[REPORT_MARKDOWN] = "markdown",
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		if (!strcmp(names[i], name)) {
-			*out = i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
 
 /* A field of several lines, each indented under its label. */
 static void show_field(FILE *out, const char *label, const char *text)

@@ -17,9 +17,6 @@ enum report_format {
 	REPORT_MARKDOWN,
 };
 
-/* report_format__parse() - 0 and the format named @name in @out, or -EINVAL. */
-int report_format__parse(const char *name, enum report_format *out);
-
 /*
  * show_report_text() - the findings grouped by verdict, then level, each
  * with its subject, old -> new, documentation entry and whom to tell, and
