@@ -33,21 +33,33 @@ static void show_cell(FILE *out, const char *s)
 	fputs(" |", out);
 }
 
-/* "stable/sysfs-foo#3, Contact: ..." on one line. */
-static void show_doc_cell(FILE *out, const struct doc_entry *d)
+/*
+ * "stable/sysfs-foo#3; Contact: ...; Users: ..." on one line, and the
+ * waiver that accepted the change.
+ */
+static void show_doc_cell(FILE *out, const struct judgement *j,
+			  const struct finding *f)
 {
+	const struct doc_entry *d = f->doc;
 	char buf[4096];
-	size_t len;
+	size_t len = 0;
 
-	if (!d) {
+	buf[0] = '\0';
+	if (f->waiver)
+		len = snprintf(buf, sizeof(buf), "waived by %s:%u: %s; ",
+			       j->waivers->file, f->waiver->line,
+			       f->waiver->reason);
+	if (!d && !f->waiver) {
 		show_cell(out, NULL);
 		return;
 	}
-	len = snprintf(buf, sizeof(buf), "%s#%u", d->file, d->line);
-	if (d->contact && len < sizeof(buf))
+	if (d && len < sizeof(buf))
+		len += snprintf(buf + len, sizeof(buf) - len, "%s#%u", d->file,
+				d->line);
+	if (d && d->contact && len < sizeof(buf))
 		len += snprintf(buf + len, sizeof(buf) - len, "; Contact: %s",
 				d->contact);
-	if (d->users && len < sizeof(buf))
+	if (d && d->users && len < sizeof(buf))
 		snprintf(buf + len, sizeof(buf) - len, "; Users: %s", d->users);
 	for (len = 0; buf[len]; len++)
 		if (buf[len] == '\n' || buf[len] == '\t')
@@ -86,7 +98,7 @@ int show_report_markdown(const struct judgement *j, FILE *out)
 		show_cell(out, f->change->subject);
 		show_cell(out, f->change->old);
 		show_cell(out, f->change->new);
-		show_doc_cell(out, f->doc);
+		show_doc_cell(out, j, f);
 		fputc('\n', out);
 		prev = f;
 	}
