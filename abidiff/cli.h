@@ -10,7 +10,9 @@
 
 #include "compiler.h"
 #include "model.h"
+#include "policy.h"
 #include "print.h"
+#include "report.h"
 
 /* Exit statuses, the same for every command (see kabidiff(1)). */
 enum {
@@ -44,6 +46,34 @@ void print_errors_only(enum kabi_print_level level, const char *fmt,
  * that failed (reported) or out of memory.
  */
 struct snapshot *collect_build(const char *build_dir);
+
+/* How to judge and report a diff: the options of 'kabidiff diff'. */
+struct diff_options {
+	enum report_format format;
+	const char *policy_file;
+	const char *waiver_file;
+	bool strict;
+	int colour;		/* -1: auto */
+};
+
+/*
+ * load_policy() - the policy and waivers @o asks for, into @p and @w (@w
+ * zeroed by the caller, released with waivers__release() either way).
+ * Returns 0 or -errno, reported.
+ */
+int load_policy(const struct diff_options *o, struct policy *p,
+		struct waivers *w);
+
+/*
+ * judge_snapshots() - diff @old with @new, judge the changes by @p and @w
+ * and print the report @o asks for; @old_name and @new_name name them in
+ * warnings.  Returns EXIT_OK, EXIT_BREAK or EXIT_TROUBLE.  Shared by the
+ * commands that compare: diff, docs diff, check.
+ */
+int judge_snapshots(const struct snapshot *old, const struct snapshot *new,
+		    const char *old_name, const char *new_name,
+		    const struct policy *p, struct waivers *w,
+		    const struct diff_options *o);
 
 /* The commands: each gets its own argv (argv[0] is the command name). */
 int do_collect(int argc, char **argv);

@@ -37,14 +37,6 @@ static const char diff_usage[] =
 	"  --color WHEN      auto (the default: on a terminal), always or never\n\n"
 	"Exit status: 0 no break, 1 a break, 2 trouble.\n";
 
-struct diff_options {
-	enum report_format format;
-	const char *policy_file;
-	const char *waiver_file;
-	bool strict;
-	int colour;		/* -1: auto */
-};
-
 static int parse_format(const char *name, enum report_format *out)
 {
 	static const char * const names[] = {
@@ -144,51 +136,70 @@ static int render(const struct judgement *j, const struct diff_options *o)
 	}
 }
 
-static int run(const char *old_path, const char *new_path,
-	       const struct diff_options *o)
+int load_policy(const struct diff_options *o, struct policy *p,
+		struct waivers *w)
 {
-	struct snapshot *old = NULL, *new = NULL;
-	struct waivers waivers = { 0 };
+	int err = 0;
+
+	policy__init(p);
+	p->strict = o->strict;
+	if (o->policy_file)
+		err = policy__load(p, o->policy_file);
+	if (!err && o->waiver_file)
+		err = waivers__load(w, o->waiver_file);
+	return err;
+}
+
+int judge_snapshots(const struct snapshot *old, const struct snapshot *new,
+		    const char *old_name, const char *new_name,
+		    const struct policy *p, struct waivers *w,
+		    const struct diff_options *o)
+{
 	struct judgement j = { 0 };
 	struct diff d = { 0 };
 	struct timespec start;
-	struct policy p;
-	int err = 0;
+	int err;
 
-	policy__init(&p);
-	p.strict = o->strict;
-	if (o->policy_file)
-		err = policy__load(&p, o->policy_file);
-	if (!err && o->waiver_file)
-		err = waivers__load(&waivers, o->waiver_file);
-	if (!err) {
-		old = load_side(old_path);
-		new = old ? load_side(new_path) : NULL;
-		err = old && new ? 0 : -EINVAL;
-	}
 	clock_gettime(CLOCK_MONOTONIC, &start);
+	err = diff__run(old, new, &d);
 	if (!err)
-		err = diff__run(old, new, &d);
-	if (!err)
-		err = policy__judge(&p, o->waiver_file ? &waivers : NULL, old,
-				    new, &d, &j);
+		err = policy__judge(p, o->waiver_file ? w : NULL, old, new, &d, &j);
 	if (!err) {
 		pr_info("%zu changes found and judged in %.3f s", d.nr,
 			seconds_since(&start));
-		warn_uncompared(&j, old_path, new_path);
-		warn_unused_waivers(&waivers);
+		warn_uncompared(&j, old_name, new_name);
+		warn_unused_waivers(w);
 		err = render(&j, o);
 	}
 	if (err == -ENOMEM)
 		pr_err("out of memory");
 	judgement__release(&j);
 	diff__release(&d);
-	waivers__release(&waivers);
-	snapshot__free(old);
-	snapshot__free(new);
 	if (err)
 		return EXIT_TROUBLE;
 	return j.count[VERDICT_BREAK] ? EXIT_BREAK : EXIT_OK;
+}
+
+static int run(const char *old_path, const char *new_path,
+	       const struct diff_options *o)
+{
+	struct snapshot *old = NULL, *new = NULL;
+	struct waivers waivers = { 0 };
+	struct policy p;
+	int status = EXIT_TROUBLE;
+
+	if (load_policy(o, &p, &waivers))
+		goto out;
+	old = load_side(old_path);
+	new = old ? load_side(new_path) : NULL;
+	if (old && new)
+		status = judge_snapshots(old, new, old_path, new_path, &p,
+					 &waivers, o);
+out:
+	waivers__release(&waivers);
+	snapshot__free(old);
+	snapshot__free(new);
+	return status;
 }
 
 int do_diff(int argc, char **argv)
