@@ -76,6 +76,7 @@ int judge_snapshots(const struct snapshot *old, const struct snapshot *new,
 		    const struct diff_options *o);
 
 /* The commands: each gets its own argv (argv[0] is the command name). */
+int do_check(int argc, char **argv);
 int do_collect(int argc, char **argv);
 int do_diff(int argc, char **argv);
 int do_docs(int argc, char **argv);
