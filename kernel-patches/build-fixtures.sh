@@ -147,8 +147,8 @@ fi
 mkdir -p "$RESULTS"
 tmp=$(mktemp -d "$RESULTS/.tmp.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+trap 'say "interrupted"; exit 130' INT
+trap 'say "terminated"; exit 143' TERM
 
 printf 'key\t%s\npackage\t%s %s\n' "$key" "$PACKAGE" "$VERSION" >"$tmp/BUILD-INFO"
 all=$(date +%s)

@@ -86,6 +86,10 @@ key=$(series_key)
 if [ -d "$REPO/.git" ] &&
    [ "$(git_repo config kabidiff.series || true)" = "$key" ] &&
    git_repo rev-parse -q --verify kabi-new >/dev/null; then
+	# a build that stopped half-way leaves a tag checked out
+	if [ "$(git_repo symbolic-ref -q HEAD || true)" != refs/heads/kabi ]; then
+		git_repo checkout -q -f kabi
+	fi
 	printf '%s\n' "$REPO"
 	exit 0
 fi
