@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bytes.h"
@@ -131,4 +134,16 @@ const char *quote_buf(char *buf, size_t size, const char *s)
 	quote_walk(s, emit_buf, &qb);
 	snprintf(buf + qb.len, size - qb.len, "%s\"", qb.cut ? "..." : "");
 	return buf;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return n < 0 ? NULL : s;
 }

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "compiler.h"
+
 /*
  * utf8_char_len() - length of the UTF-8 character at @s.
  *
@@ -37,5 +39,8 @@ int fputs_quoted(const char *s, FILE *f);
  * when it does not fit.  Returns @buf.  For messages.
  */
 const char *quote_buf(char *buf, size_t size, const char *s);
+
+/* xasprintf() - a malloc()ed, formatted string, or NULL (ENOMEM). */
+char *xasprintf(const char *fmt, ...) __printf(1, 2);
 
 #endif /* KABIDIFF_BYTES_H */

@@ -6,7 +6,7 @@
 #ifndef KABIDIFF_DIFF_PARTS_H
 #define KABIDIFF_DIFF_PARTS_H
 
-#include "compiler.h"
+#include "bytes.h"
 #include "diff.h"
 
 /*
@@ -16,12 +16,6 @@
  */
 int diff_add(struct diff *d, enum change_kind kind, const char *subject,
 	     const char *old, const char *new, int32_t old_ref, int32_t new_ref);
-
-/*
- * xasprintf() - a malloc()ed, formatted string, or NULL (ENOMEM).  The
- * descriptions of changes are built with it.
- */
-char *xasprintf(const char *fmt, ...) __printf(1, 2);
 
 int diff_sysfs(const struct snapshot *old, const struct snapshot *new,
 	       struct diff *d);

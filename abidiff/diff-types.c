@@ -377,31 +377,35 @@ static int32_t counterpart(const struct type_def *a, size_t idx,
 	return -1;
 }
 
+/*
+ * One member on both sides: what changed about it, as one change.  Its
+ * description carries offset and size, so a new type that also moved the
+ * member is one member-type-changed, not that and a member-offset-changed.
+ */
 static int compare_member(struct type_pair *tp, size_t ia, size_t ib)
 {
 	const struct type_member *ma = &tp->a->members[ia];
 	const struct type_member *mb = &tp->b->members[ib];
-	int err = 0, same;
+	bool same_size = ma->size == mb->size && ma->bit_size == mb->bit_size;
+	enum change_kind kind;
+	int same = 1;
 
 	if (is_reserved_name(ma->name) && within(mb, ma))
 		return 0;	/* reserved space given to new members */
-	if (bit_start(ma) != bit_start(mb))
-		err = add_member_change(tp, CHANGE_MEMBER_OFFSET_CHANGED, tp->a, ia,
-					describe_member(ma), describe_member(mb));
-	if (err || !strcmp(ma->type, mb->type)) {
-		if (!err && (ma->size != mb->size || ma->bit_size != mb->bit_size))
-			err = add_member_change(tp, CHANGE_MEMBER_SIZE_CHANGED,
-						tp->a, ia, describe_member(ma),
-						describe_member(mb));
-		return err;
-	}
-	same = types_spelling_equiv(tp->old, tp->new, ma->type, mb->type);
+	if (strcmp(ma->type, mb->type))
+		same = types_spelling_equiv(tp->old, tp->new, ma->type, mb->type);
 	if (same < 0)
 		return same;
-	if (!same || ma->size != mb->size)
-		err = add_member_change(tp, CHANGE_MEMBER_TYPE_CHANGED, tp->a, ia,
-					describe_member(ma), describe_member(mb));
-	return err;
+	if (!same || (strcmp(ma->type, mb->type) && !same_size))
+		kind = CHANGE_MEMBER_TYPE_CHANGED;
+	else if (!same_size)
+		kind = CHANGE_MEMBER_SIZE_CHANGED;
+	else if (bit_start(ma) != bit_start(mb))
+		kind = CHANGE_MEMBER_OFFSET_CHANGED;
+	else
+		return 0;
+	return add_member_change(tp, kind, tp->a, ia, describe_member(ma),
+				 describe_member(mb));
 }
 
 /* An unnamed-in-new old member: renamed in place, or removed. */

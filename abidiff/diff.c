@@ -5,7 +5,6 @@
  * diff-types.c.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,18 +107,6 @@ int change_class__parse(const char *name, enum change_class *out)
 	if (!err)
 		*out = i;
 	return err;
-}
-
-char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	return n < 0 ? NULL : s;
 }
 
 static char *dup_or_null(const char *s, int *err)
