@@ -27,8 +27,8 @@ CFLAGS		?= -O2 -g
 BASIC_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE -Wall -Wformat=2 -MMD -MP -I. -Iabidiff \
 		   -DKABIDIFF_VERSION='"$(VERSION)"' \
 		   -DKABIDIFF_LIBEXECDIR='"$(LIBEXECDIR)"' \
-		   $(shell $(PKG_CONFIG) --cflags jansson libdw 2>/dev/null)
-LIBS		:= $(shell $(PKG_CONFIG) --libs jansson libdw 2>/dev/null)
+		   $(shell $(PKG_CONFIG) --cflags jansson libdw libgit2 2>/dev/null)
+LIBS		:= $(shell $(PKG_CONFIG) --libs jansson libdw libgit2 2>/dev/null)
 TEST_LIBS	:= $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 SANITIZE	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
 		   -fno-sanitize-recover=all
@@ -62,6 +62,7 @@ ENGINE_SRCS	:= abidiff/sysfs-tree.c abidiff/docmatch.c abidiff/diff.c \
 		   abidiff/report-text.c abidiff/report-json.c \
 		   abidiff/report-markdown.c
 COLLECTOR_SRCS	:= collectors/abidocs/parse.c collectors/abidocs/collect.c \
+		   collectors/abidocs/git.c \
 		   collectors/sysfs/sysfs-dir.c collectors/sysfs/stream.c \
 		   collectors/sysfs/initramfs.c collectors/sysfs/boot.c \
 		   guest-agent/walk.c \
@@ -81,6 +82,7 @@ UNIT_BINS	:= $(UNIT_TESTS:%=$(O)/tests/unit/%) \
 
 # Debian packages: what building, testing and running need.
 DEB_PACKAGES	:= gcc make pkg-config libjansson-dev libdw-dev libelf-dev \
+		   libgit2-dev \
 		   libcmocka-dev perl \
 		   python3 python3-jsonschema valgrind xz-utils time dwarves \
 		   qemu-system-x86

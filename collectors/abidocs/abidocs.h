@@ -36,6 +36,32 @@ int abidocs__collect(const char *dir, struct snapshot *s,
 		     struct abidocs_stats *st);
 
 /*
+ * abidocs__collect_git() - read the ABI documentation of revision @rev of the
+ * git repository @repo into @s, as abidocs__collect() reads a checkout of it.
+ *
+ * @repo is a work tree (or a directory in one) or a bare repository; @rev
+ * anything git rev-parse takes that names a commit ("v6.1", "HEAD~3", a
+ * commit id).  Only objects are read: the work tree, index and HEAD are left
+ * alone.  Also sets @s's kernel.git to the commit's id.  Returns 0, or
+ * -ENOENT (not a repository, no such revision, no Documentation/ABI in its
+ * tree), -EINVAL (@rev names no commit), -ENOMEM or -EIO, reported.
+ */
+int abidocs__collect_git(const char *repo, const char *rev,
+			 struct snapshot *s, struct abidocs_stats *st);
+
+/*
+ * abidocs__git_head() - the commit the kernel tree @dir was checked out from.
+ *
+ * When @dir is in a git work tree whose top is a kernel tree (holds
+ * Documentation/ABI), *@id is set to HEAD's commit id, with "-dirty"
+ * appended when tracked files differ from it (as scripts/setlocalversion
+ * says); malloc()ed, the caller frees it.  Otherwise (not in a work tree, a
+ * bare repository, no commit yet) *@id is NULL.  Nothing is written.
+ * Returns 0, or -errno when the repository cannot be read (reported).
+ */
+int abidocs__git_head(const char *dir, char **id);
+
+/*
  * abidocs__parse() - parse the text of one file: @len bytes at @buf, which
  * need not be NUL-terminated, as the file named @file (for warnings and the
  * entries' file field) of level @level.  Appends entries to @s.  Returns 0

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Reading a Documentation/ABI directory: find it, walk its level
- * directories in name order, parse each file, then look for What: patterns
- * that two files both claim.
+ * Reading a Documentation/ABI tree: walk its level directories in name
+ * order, parse each file, then look for What: patterns that two files both
+ * claim.  The tree is a directory on disk (here) or a git tree (git.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "abidocs.h"
+#include "tree.h"
 #include "bytes.h"
 #include "fileio.h"
 #include "print.h"
@@ -26,10 +27,97 @@ static const enum abi_level levels[] = {
 };
 
 struct walk {
-	char abi_dir[4096];	/* .../Documentation/ABI */
+	const struct abidocs_tree *t;
 	enum abi_level level;
 	struct snapshot *s;
 	struct abidocs_stats *st;
+};
+
+static int dirent_cmp(const void *pa, const void *pb)
+{
+	const struct abidocs_dirent *a = pa, *b = pb;
+
+	return strcmp(a->name, b->name);
+}
+
+void abidocs__dirents_sort(struct abidocs_dirent *v, size_t nr)
+{
+	qsort(v, nr, sizeof(*v), dirent_cmp);
+}
+
+void abidocs__dirents_free(struct abidocs_dirent *v, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(v[i].name);
+	free(v);
+}
+
+static int parse_file(struct walk *w, const char *rel)
+{
+	char *buf;
+	size_t len;
+	int err;
+
+	err = w->t->read(w->t->ctx, rel, &buf, &len);
+	if (err)
+		return err;
+	w->st->files++;
+	err = abidocs__parse(rel, w->level, buf, len, w->s, w->st);
+	free(buf);
+	return err;
+}
+
+/* Parse every file below @rel (relative to the ABI directory). */
+static int walk_dir(struct walk *w, const char *rel, int depth)
+{
+	struct abidocs_dirent *v;
+	char sub[4096];
+	size_t n, i;
+	int err;
+
+	err = w->t->list(w->t->ctx, rel, &v, &n);
+	if (err)
+		return err;
+	for (i = 0; !err && i < n; i++) {
+		snprintf(sub, sizeof(sub), "%s/%s", rel, v[i].name);
+		if (!v[i].is_dir)
+			err = parse_file(w, sub);
+		else if (depth < MAX_DEPTH)
+			err = walk_dir(w, sub, depth + 1);
+		else
+			pr_warn("%s/%s: deeper than %d levels, skipped",
+				w->t->where, sub, MAX_DEPTH);
+	}
+	abidocs__dirents_free(v, n);
+	return err;
+}
+
+int abidocs__walk(const struct abidocs_tree *t, struct snapshot *s,
+		  struct abidocs_stats *st)
+{
+	struct walk w = { .t = t, .s = s, .st = st };
+	size_t i;
+	int err = 0;
+
+	s->docs.collected = true;
+	for (i = 0; !err && i < ARRAY_SIZE(levels); i++) {
+		const char *name = abi_level__name(levels[i]);
+
+		if (t->kind(t->ctx, name) != ABIDOCS_DIR)
+			continue;
+		w.level = levels[i];
+		err = walk_dir(&w, name, 1);
+	}
+	if (!err)
+		err = abidocs__check_duplicates(s, st);
+	return err;
+}
+
+/* A Documentation/ABI directory on disk. */
+struct disk {
+	char abi_dir[4096];	/* .../Documentation/ABI */
 };
 
 static bool is_dir(const char *path)
@@ -39,21 +127,16 @@ static bool is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-static int parse_file(struct walk *w, const char *rel)
+static int disk_kind(void *ctx, const char *rel)
 {
+	struct disk *d = ctx;
 	char path[8192];
-	char *buf;
-	size_t len;
-	int err;
+	struct stat st;
 
-	snprintf(path, sizeof(path), "%s/%s", w->abi_dir, rel);
-	err = read_file(path, &buf, &len);
-	if (err)
-		return err;
-	w->st->files++;
-	err = abidocs__parse(rel, w->level, buf, len, w->s, w->st);
-	free(buf);
-	return err;
+	snprintf(path, sizeof(path), "%s/%s", d->abi_dir, rel);
+	if (stat(path, &st))
+		return ABIDOCS_ABSENT;
+	return S_ISDIR(st.st_mode) ? ABIDOCS_DIR : ABIDOCS_FILE;
 }
 
 static int skip_hidden(const struct dirent *e)
@@ -61,30 +144,37 @@ static int skip_hidden(const struct dirent *e)
 	return e->d_name[0] != '.';
 }
 
-/* Parse every file below @rel (relative to the ABI directory). */
-static int walk_dir(struct walk *w, const char *rel, int depth)
+static int disk_list(void *ctx, const char *rel, struct abidocs_dirent **out,
+		     size_t *nr)
 {
+	struct disk *d = ctx;
+	struct abidocs_dirent *v = NULL;
 	struct dirent **names;
-	char path[8192], sub[4096];
+	char path[8192], sub[sizeof(path) + 256];
 	int n, i, err = 0;
 
-	snprintf(path, sizeof(path), "%s/%s", w->abi_dir, rel);
-	n = scandir(path, &names, skip_hidden, alphasort);
+	snprintf(path, sizeof(path), "%s/%s", d->abi_dir, rel);
+	n = scandir(path, &names, skip_hidden, NULL);
 	if (n < 0) {
 		err = -errno;
 		pr_err("%s: %s", path, strerror(errno));
 		return err;
 	}
-	for (i = 0; !err && i < n; i++) {
-		snprintf(sub, sizeof(sub), "%s/%s", rel, names[i]->d_name);
-		snprintf(path, sizeof(path), "%s/%s", w->abi_dir, sub);
-		if (!is_dir(path))
-			err = parse_file(w, sub);
-		else if (depth < MAX_DEPTH)
-			err = walk_dir(w, sub, depth + 1);
-		else
-			pr_warn("%s: deeper than %d levels, skipped", path,
-				MAX_DEPTH);
+	v = calloc(n + 1, sizeof(*v));
+	for (i = 0; v && i < n; i++) {
+		snprintf(sub, sizeof(sub), "%s/%s", path, names[i]->d_name);
+		v[i].is_dir = is_dir(sub);
+		v[i].name = strdup(names[i]->d_name);
+		if (!v[i].name)
+			break;
+	}
+	if (!v || i < n) {
+		abidocs__dirents_free(v, v ? i : 0);
+		err = -ENOMEM;
+	} else {
+		abidocs__dirents_sort(v, n);
+		*out = v;
+		*nr = n;
 	}
 	for (i = 0; i < n; i++)
 		free(names[i]);
@@ -92,20 +182,29 @@ static int walk_dir(struct walk *w, const char *rel, int depth)
 	return err;
 }
 
+static int disk_read(void *ctx, const char *rel, char **buf, size_t *len)
+{
+	struct disk *d = ctx;
+	char path[8192];
+
+	snprintf(path, sizeof(path), "%s/%s", d->abi_dir, rel);
+	return read_file(path, buf, len);
+}
+
 /* @dir is a kernel tree or Documentation/ABI itself. */
-static int find_abi_dir(const char *dir, struct walk *w)
+static int find_abi_dir(const char *dir, struct disk *d)
 {
 	char path[8192];
 	size_t i;
 
-	snprintf(w->abi_dir, sizeof(w->abi_dir), "%s/Documentation/ABI", dir);
-	if (is_dir(w->abi_dir))
+	snprintf(d->abi_dir, sizeof(d->abi_dir), "%s/Documentation/ABI", dir);
+	if (is_dir(d->abi_dir))
 		return 0;
 	for (i = 0; i < ARRAY_SIZE(levels); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir,
 			 abi_level__name(levels[i]));
 		if (is_dir(path)) {
-			snprintf(w->abi_dir, sizeof(w->abi_dir), "%s", dir);
+			snprintf(d->abi_dir, sizeof(d->abi_dir), "%s", dir);
 			return 0;
 		}
 	}
@@ -117,25 +216,18 @@ static int find_abi_dir(const char *dir, struct walk *w)
 int abidocs__collect(const char *dir, struct snapshot *s,
 		     struct abidocs_stats *st)
 {
-	struct walk w = { .s = s, .st = st };
-	char path[8192];
-	size_t i;
-	int err;
+	struct disk d;
+	struct abidocs_tree t = {
+		.where = d.abi_dir, .ctx = &d,
+		.kind = disk_kind, .list = disk_list, .read = disk_read,
+	};
+	int err = find_abi_dir(dir, &d);
 
-	err = find_abi_dir(dir, &w);
-	s->docs.collected = true;
-	for (i = 0; !err && i < ARRAY_SIZE(levels); i++) {
-		const char *name = abi_level__name(levels[i]);
-
-		snprintf(path, sizeof(path), "%s/%s", w.abi_dir, name);
-		if (!is_dir(path))
-			continue;
-		w.level = levels[i];
-		err = walk_dir(&w, name, 1);
+	if (err) {
+		s->docs.collected = true;
+		return err;
 	}
-	if (!err)
-		err = abidocs__check_duplicates(s, st);
-	return err;
+	return abidocs__walk(&t, s, st);
 }
 
 struct what_ref {

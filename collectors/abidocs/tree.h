@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Inside the Documentation/ABI collector: one walk over the level
+ * directories, whatever holds the tree (a directory on disk in collect.c, a
+ * git tree in git.c).  Not for use outside collectors/abidocs/.
+ */
+#ifndef KABIDIFF_ABIDOCS_TREE_H
+#define KABIDIFF_ABIDOCS_TREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "abidocs.h"
+
+/* One name in a directory of the tree. */
+struct abidocs_dirent {
+	char *name;		/* owned */
+	bool is_dir;
+};
+
+/*
+ * Where the documentation comes from.  Paths are relative to the
+ * Documentation/ABI directory ("testing/sysfs-foo"); @where names that
+ * directory in messages ("linux/Documentation/ABI").
+ *
+ * @kind:  0 when @rel is absent, 1 a file, 2 a directory.
+ * @list:  the names in directory @rel, hidden ones (".foo") left out, into a
+ *         malloc()ed array of @nr entries the caller frees (each name, then
+ *         the array); 0 or -errno, reported.
+ * @read:  the contents of file @rel into a malloc()ed @buf of @len bytes;
+ *         0 or -errno, reported.
+ */
+struct abidocs_tree {
+	const char *where;
+	void *ctx;
+	int (*kind)(void *ctx, const char *rel);
+	int (*list)(void *ctx, const char *rel, struct abidocs_dirent **v,
+		    size_t *nr);
+	int (*read)(void *ctx, const char *rel, char **buf, size_t *len);
+};
+
+enum { ABIDOCS_ABSENT, ABIDOCS_FILE, ABIDOCS_DIR };
+
+/*
+ * abidocs__walk() - parse every file under the level directories of @t in
+ * name order (strcmp), as abidocs__collect() describes, then check for
+ * duplicates.  Marks the docs part of @s collected.  0 or -errno.
+ */
+int abidocs__walk(const struct abidocs_tree *t, struct snapshot *s,
+		  struct abidocs_stats *st);
+
+/* abidocs__dirents_free() - free @nr entries at @v and @v itself. */
+void abidocs__dirents_free(struct abidocs_dirent *v, size_t nr);
+
+/* abidocs__dirents_sort() - sort @nr entries at @v by name (strcmp). */
+void abidocs__dirents_sort(struct abidocs_dirent *v, size_t nr);
+
+#endif /* KABIDIFF_ABIDOCS_TREE_H */
