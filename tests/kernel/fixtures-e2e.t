@@ -1,0 +1,71 @@
+#!/bin/sh
+# The whole tool on the fixture kernels of kernel-patches/: both built
+# (cached after the first run), booted in QEMU and collected, then judged.
+# The report holds exactly the changes the break series plants, with the
+# policy's verdicts (golden: tests/fixtures/kernels/e2e.txt), and the old
+# snapshot holds the fixture's interfaces.
+. "$(dirname "$0")/../lib.sh"
+
+command -v qemu-system-x86_64 >/dev/null ||
+	skip_all "qemu-system-x86_64 is not installed ('make deps' installs qemu-system-x86)"
+DIR=$("$TOP/kernel-patches/build-fixtures.sh" | tail -n 1) && [ -d "$DIR/old" ] || {
+	echo "Bail out! the fixture kernels did not build (kernel-patches/build-fixtures.sh)"
+	exit 1
+}
+
+for side in old new; do
+	"$KABIDIFF" collect --timeout 120 -o "$TMP/$side.json" "$DIR/$side" 2>"$TMP/err"
+	is "$?" 0 "collect the $side fixture kernel: vmlinux, boot, docs"
+done
+
+python3 - "$TMP/old.json" >"$TMP/checks" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+nodes = {n["path"]: n for n in s["sysfs"]}
+def check(label, got, want):
+    print(("ok" if got == want else "not ok") + " - old snapshot: " + label)
+    if got != want:
+        print("#   got:  %r\n#   want: %r" % (got, want))
+attrs = {p.rsplit("/", 1)[1]: (n["kind"], n["mode"]) for p, n in nodes.items()
+         if p.startswith("/sys/kernel/kabi_selftest/")}
+check("the fixture's attributes, one per level and one undocumented", attrs, {
+    "stable_value": ("file", "0444"), "testing_locked": ("file", "0644"),
+    "unstable_calls": ("file", "0444"), "obsolete_hexvalue": ("file", "0444"),
+    "private_args_size": ("file", "0444"),
+    "undocumented_flags": ("file", "0444")})
+param = nodes.get("/sys/module/kabi_selftest/parameters/initial_value")
+check("the module parameter", param and (param["kind"], param["mode"]),
+      ("file", "0444"))
+sc = [c for c in s["syscalls"] if c["name"] == "kabi_selftest"]
+check("the syscall with its typed argument",
+      [(c["abi"], c["nr"], c["implemented"], c["args"]) for c in sc],
+      [("x86_64", 451, True, [{"name": "uargs",
+                                 "type": "struct kabi_selftest_args *"}])])
+t = s["types"].get("struct kabi_selftest_args", {})
+check("the argument's layout",
+      (t.get("size"), [(m["name"], m["type"], m["offset"], m["size"])
+                       for m in t.get("members", [])]),
+      (32, [("version", "__u32", 0, 4), ("flags", "__u32", 4, 4),
+            ("value", "__u64", 8, 8), ("reserved", "__u64[2]", 16, 16)]))
+PY
+relay <"$TMP/checks"
+
+run_kabidiff diff --color never "$TMP/old.json" "$TMP/new.json"
+is "$status" 1 "kabidiff old new: exit 1, the planted breaks"
+if [ "$out" = "$(cat "$FIXTURES/kernels/e2e.txt")" ]; then
+	pass "the report is exactly the golden one"
+else
+	fail "the report is exactly the golden one" \
+	     "$(printf '%s\n' "$out" | diff "$FIXTURES/kernels/e2e.txt" - | head -40)"
+fi
+
+run_kabidiff "$TMP/old.json" "$TMP/old.json"
+is "$status:$out" "0:" "kabidiff old old: silent, exit 0"
+
+# the build directories themselves, collected on the fly
+"$KABIDIFF" diff --color never "$DIR/old" "$DIR/new" >"$TMP/out" 2>/dev/null
+is "$?" 1 "kabidiff OLD_BUILD NEW_BUILD: exit 1"
+cmp -s "$TMP/out" "$FIXTURES/kernels/e2e.txt"
+is "$?" 0 "and the same report"
+
+done_testing
