@@ -69,7 +69,8 @@ COLLECTOR_SRCS	:= collectors/abidocs/parse.c collectors/abidocs/collect.c \
 		   collectors/vmlinux/kimage.c collectors/vmlinux/types.c \
 		   collectors/vmlinux/vmlinux.c
 LIB_SRCS	:= $(MODEL_SRCS) $(ENGINE_SRCS) $(COLLECTOR_SRCS)
-CLI_SRCS	:= abidiff/main.c abidiff/cmd-check.c abidiff/cmd-collect.c \
+CLI_SRCS	:= abidiff/main.c abidiff/cmd-bisect.c abidiff/cmd-check.c \
+		   abidiff/cmd-collect.c \
 		   abidiff/cmd-diff.c abidiff/cmd-docs.c abidiff/cmd-show.c \
 		   abidiff/cmd-undocumented.c
 UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \

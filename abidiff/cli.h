@@ -75,7 +75,17 @@ int judge_snapshots(const struct snapshot *old, const struct snapshot *new,
 		    const struct policy *p, struct waivers *w,
 		    const struct diff_options *o);
 
+/*
+ * count_verdicts() - diff and judge as judge_snapshots() does, printing
+ * nothing: how many findings got each verdict, accepted ones not counted,
+ * into @count.  Returns 0 or -ENOMEM.
+ */
+int count_verdicts(const struct snapshot *old, const struct snapshot *new,
+		   const struct policy *p, struct waivers *w,
+		   size_t count[VERDICT_COUNT]);
+
 /* The commands: each gets its own argv (argv[0] is the command name). */
+int do_bisect(int argc, char **argv);
 int do_check(int argc, char **argv);
 int do_collect(int argc, char **argv);
 int do_diff(int argc, char **argv);

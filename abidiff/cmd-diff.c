@@ -180,6 +180,23 @@ int judge_snapshots(const struct snapshot *old, const struct snapshot *new,
 	return j.count[VERDICT_BREAK] ? EXIT_BREAK : EXIT_OK;
 }
 
+int count_verdicts(const struct snapshot *old, const struct snapshot *new,
+		   const struct policy *p, struct waivers *w,
+		   size_t count[VERDICT_COUNT])
+{
+	struct judgement j = { 0 };
+	struct diff d = { 0 };
+	int err = diff__run(old, new, &d);
+
+	if (!err)
+		err = policy__judge(p, w, old, new, &d, &j);
+	if (!err)
+		memcpy(count, j.count, sizeof(j.count));
+	judgement__release(&j);
+	diff__release(&d);
+	return err;
+}
+
 static int run(const char *old_path, const char *new_path,
 	       const struct diff_options *o)
 {
