@@ -86,7 +86,8 @@ DEB_PACKAGES	:= gcc make pkg-config libjansson-dev libdw-dev libelf-dev \
 		   libgit2-dev \
 		   libcmocka-dev perl \
 		   python3 python3-jsonschema valgrind xz-utils time dwarves \
-		   qemu-system-x86
+		   qemu-system-x86 \
+		   bc bison flex cpio git libssl-dev python3-ply python3-git
 SUDO		:= $(if $(filter 0,$(shell id -u)),,sudo)
 
 all: $(O)/kabidiff $(O)/kabi-agent $(O)/kabi-agent-static
@@ -175,6 +176,29 @@ bench: deps
 bench-run: $(O)/kabidiff
 	$(Q)for b in $(BENCHES); do sh $$b || exit; echo; done
 
+# The fixture kernels of kernel-patches/, built once and cached; the
+# script installs linux-source-6.1 at the version it pins.
+fixture-kernels:
+	$(Q)kernel-patches/build-fixtures.sh
+
+# Both fixture kernels collected (vmlinux, a boot in QEMU, their docs) and
+# judged: the report of the changes kernel-patches/break/ plants.
+DEMO		= $(or $(KABIDIFF_CACHE),$(HOME)/.cache/kabidiff)/demo
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory demo-run
+
+demo-run: all
+	$(Q)dir=$$(kernel-patches/build-fixtures.sh | tail -n 1) && \
+	mkdir -p "$(DEMO)" && \
+	for side in old new; do \
+		echo "$$ kabidiff collect -o $(DEMO)/$$side.json $$dir/$$side"; \
+		$(O)/kabidiff collect -o "$(DEMO)/$$side.json" "$$dir/$$side" || exit; \
+	done && \
+	echo "$$ kabidiff $(DEMO)/old.json $(DEMO)/new.json" && \
+	$(O)/kabidiff "$(DEMO)/old.json" "$(DEMO)/new.json"; \
+	status=$$?; echo "(exit status $$status)"; [ $$status -le 1 ]
+
 install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(LIBEXECDIR)
@@ -185,7 +209,8 @@ install: all
 clean:
 	$(RM) -r $(O)
 
-.PHONY: all deps check test bench bench-run install clean
+.PHONY: all deps check test bench bench-run fixture-kernels demo demo-run \
+	install clean
 
 include tests/fuzz/fuzz.mk
 
