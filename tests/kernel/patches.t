@@ -71,11 +71,14 @@ for tag in kabi-base kabi-new; do
 done
 
 # kabidiff docs validate: the same warnings as for the pristine tree (none
-# about the series' files), one more entry per documented interface
+# about the series' files), and its summary with the series' 8 files and 9
+# entries more; the pristine tree's own counts are docs-6.1.t's business
 is "$(sed '$d' "$TMP/validate-kabi-new")" "$(sed '$d' "$TMP/validate-kabi-base")" \
    "docs validate: no warning about the series' files"
+expected=$(tail -n 1 "$TMP/validate-kabi-base" |
+	awk '{ $1 += 8; $3 += 9; print }')
 is "$(cat "$TMP/status-kabi-new"):$(tail -n 1 "$TMP/validate-kabi-new")" \
-   "1:573 files, 4069 entries: 38 warnings, 3 malformed entries" \
+   "$(cat "$TMP/status-kabi-base"):$expected" \
    "docs validate: 8 more files and 9 more entries than the pristine tree"
 
 # The documentation the series adds, level by level
