@@ -6,6 +6,7 @@
 #ifndef KABIDIFF_CLI_H
 #define KABIDIFF_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
 
 #include "compiler.h"
@@ -55,6 +56,37 @@ struct diff_options {
 	bool strict;
 	int colour;		/* -1: auto */
 };
+
+/*
+ * The options of 'kabidiff diff' that say how to judge and report, shared
+ * by every command that judges: diff_long_options() for getopt_long(),
+ * DIFF_OPTIONS_HELP in its --help, parse_diff_option() on each option
+ * getopt_long() returns.
+ */
+#define DIFF_OPTIONS_HELP \
+	"  --format FORMAT   text (the default), json or markdown\n" \
+	"  --strict          judge every warn as a break\n" \
+	"  --policy FILE     override verdicts of the default policy\n" \
+	"  --waivers FILE    accept known changes (see docs/policy.md)\n" \
+	"  --color WHEN      auto (the default: on a terminal), always or never\n"
+
+#define DIFF_OPTIONS_INIT \
+	{ .format = json_output ? REPORT_JSON : REPORT_TEXT, .colour = -1 }
+
+/*
+ * diff_long_options() - a getopt_long() table of the diff options ('f', 's',
+ * 'p', 'w', 'c', 'j'; "jh" for the short ones) followed by @extra's, at
+ * most 8 and ended by { 0 }.  The table is static: one command, one table.
+ */
+const struct option *diff_long_options(const struct option *extra);
+
+/*
+ * parse_diff_option() - take option @opt of DIFF_LONG_OPTIONS, with argument
+ * @arg, into @o.  Returns 0 when taken, 1 when @opt is not one of them, or
+ * -EINVAL when @arg is wrong (reported as a usage error of command @cmd).
+ */
+int parse_diff_option(const char *cmd, int opt, const char *arg,
+		      struct diff_options *o);
 
 /*
  * load_policy() - the policy and waivers @o asks for, into @p and @w (@w

@@ -30,11 +30,7 @@ static const char diff_usage[] =
 	"by the stability level OLD's Documentation/ABI gives the interface.\n"
 	"OLD and NEW are snapshots ('kabidiff collect') or kernel build\n"
 	"directories, collected on the fly.\n\n"
-	"  --format FORMAT   text (the default), json or markdown\n"
-	"  --strict          judge every warn as a break\n"
-	"  --policy FILE     override verdicts of the default policy\n"
-	"  --waivers FILE    accept known changes (see docs/policy.md)\n"
-	"  --color WHEN      auto (the default: on a terminal), always or never\n\n"
+	DIFF_OPTIONS_HELP "\n"
 	"Exit status: 0 no break, 1 a break, 2 trouble.\n";
 
 static int parse_format(const char *name, enum report_format *out)
@@ -219,58 +215,81 @@ out:
 	return status;
 }
 
-int do_diff(int argc, char **argv)
+const struct option *diff_long_options(const struct option *extra)
 {
-	static const struct option options[] = {
+	static const struct option diff_options[] = {
 		{ "format",	required_argument,	NULL, 'f' },
 		{ "strict",	no_argument,		NULL, 's' },
 		{ "policy",	required_argument,	NULL, 'p' },
 		{ "waivers",	required_argument,	NULL, 'w' },
 		{ "color",	required_argument,	NULL, 'c' },
 		{ "json",	no_argument,		NULL, 'j' },
+	};
+	static struct option table[ARRAY_SIZE(diff_options) + 8 + 1];
+	size_t n = ARRAY_SIZE(diff_options), i;
+
+	memcpy(table, diff_options, sizeof(diff_options));
+	for (i = 0; extra[i].name && n < ARRAY_SIZE(table) - 1; i++)
+		table[n++] = extra[i];
+	memset(&table[n], 0, sizeof(table[n]));
+	return table;
+}
+
+int parse_diff_option(const char *cmd, int opt, const char *arg,
+		      struct diff_options *o)
+{
+	switch (opt) {
+	case 'f':
+		if (!parse_format(arg, &o->format))
+			return 0;
+		usage_error(cmd, "--format is text, json or markdown, not '%s'",
+			    arg);
+		return -EINVAL;
+	case 's':
+		o->strict = true;
+		return 0;
+	case 'p':
+		o->policy_file = arg;
+		return 0;
+	case 'w':
+		o->waiver_file = arg;
+		return 0;
+	case 'c':
+		if (!strcmp(arg, "auto") || !strcmp(arg, "always") ||
+		    !strcmp(arg, "never")) {
+			o->colour = !strcmp(arg, "auto") ? -1 :
+				    !strcmp(arg, "always");
+			return 0;
+		}
+		usage_error(cmd, "--color is auto, always or never, not '%s'",
+			    arg);
+		return -EINVAL;
+	case 'j':
+		o->format = REPORT_JSON;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+int do_diff(int argc, char **argv)
+{
+	static const struct option help[] = {
 		{ "help",	no_argument,		NULL, 'h' },
 		{ 0 }
 	};
-	struct diff_options o = {
-		.format = json_output ? REPORT_JSON : REPORT_TEXT,
-		.colour = -1,
-	};
-	int opt;
+	const struct option *options = diff_long_options(help);
+	struct diff_options o = DIFF_OPTIONS_INIT;
+	int opt, err;
 
 	while ((opt = getopt_long(argc, argv, "jh", options, NULL)) >= 0) {
-		switch (opt) {
-		case 'f':
-			if (parse_format(optarg, &o.format))
-				return usage_error("diff", "--format is text, json or markdown, not '%s'",
-						   optarg);
-			break;
-		case 's':
-			o.strict = true;
-			break;
-		case 'p':
-			o.policy_file = optarg;
-			break;
-		case 'w':
-			o.waiver_file = optarg;
-			break;
-		case 'c':
-			if (!strcmp(optarg, "auto"))
-				o.colour = -1;
-			else if (!strcmp(optarg, "always") || !strcmp(optarg, "never"))
-				o.colour = !strcmp(optarg, "always");
-			else
-				return usage_error("diff", "--color is auto, always or never, not '%s'",
-						   optarg);
-			break;
-		case 'j':
-			o.format = REPORT_JSON;
-			break;
-		case 'h':
+		if (opt == 'h') {
 			fputs(diff_usage, stdout);
 			return EXIT_OK;
-		default:
-			return usage_hint("diff");
 		}
+		err = parse_diff_option("diff", opt, optarg, &o);
+		if (err)
+			return err < 0 ? EXIT_TROUBLE : usage_hint("diff");
 	}
 	if (argc - optind != 2)
 		return usage_error("diff", "diff needs two snapshots or build directories, OLD and NEW");
