@@ -394,6 +394,9 @@ static struct snapshot *snapshot_of(struct bisect *b, const git_oid *id,
 		return NULL;
 	if (!access(path, F_OK))
 		s = snapshot__load(path);
+	if (!s)
+		pr_info("%.12s: checking out, building (log: %s), collecting",
+			strrchr(path, '/') + 1, b->log);
 	if (!s && !checkout(b, id)) {
 		if (run_build(b))
 			pr_warn("the build failed; its output is in %s", b->log);
