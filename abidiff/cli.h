@@ -48,6 +48,15 @@ void print_errors_only(enum kabi_print_level level, const char *fmt,
  */
 struct snapshot *collect_build(const char *build_dir);
 
+/*
+ * parse_repo_rev() - split @spec, "REPO@REV" (--docs-git), at its last '@'
+ * into @repo (malloc()ed, the caller frees it) and @rev (inside @repo's
+ * allocation).  Returns 0, -EINVAL when a part is missing (reported as a
+ * usage error of command @cmd) or -ENOMEM (reported).
+ */
+int parse_repo_rev(const char *cmd, const char *spec, char **repo,
+		   const char **rev);
+
 /* How to judge and report a diff: the options of 'kabidiff diff'. */
 struct diff_options {
 	enum report_format format;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * kabidiff collect [-o FILE] [--docs DIR] [--sysfs-dir DIR]
+ * kabidiff collect [-o FILE] [--docs DIR | --docs-git REPO@REV] [--sysfs-dir DIR]
  *
  * Describe a kernel build as a snapshot.  For now from its Documentation/ABI
  * and from a sysfs tree on disk; the vmlinux and QEMU collectors join later.
@@ -25,7 +25,8 @@
 #include "banned.h"
 
 static const char collect_usage[] =
-	"Usage: kabidiff collect [-o FILE] [--vmlinux FILE] [--docs DIR]\n"
+	"Usage: kabidiff collect [-o FILE] [--vmlinux FILE]\n"
+	"                        [--docs DIR | --docs-git REPO@REV]\n"
 	"                        [--sysfs-dir DIR] [BUILD_DIR]\n\n"
 	"Write a snapshot of what the inputs show: the syscalls of a vmlinux and\n"
 	"the layouts of the types they take, the Documentation/ABI entries of a\n"
@@ -36,6 +37,9 @@ static const char collect_usage[] =
 	"  --docs DIR         a kernel tree or its Documentation/ABI (by default\n"
 	"                     the source tree of BUILD_DIR); the tree also names\n"
 	"                     the syscalls (arch/x86/entry/syscalls/syscall_64.tbl)\n"
+	"  --docs-git REPO@REV  the Documentation/ABI of revision REV (a branch,\n"
+	"                     tag, commit id, HEAD~3, ...) of the git repository\n"
+	"                     REPO, read without a checkout\n"
 	"  --sysfs-dir DIR    walk DIR (a live /sys or a copy) as /sys\n"
 	"  --sysfs-stream FILE  read the sysfs part from a dump of the guest\n"
 	"                     agent (kabi-agent --root DIR > FILE)\n"
@@ -46,12 +50,18 @@ static const char collect_usage[] =
 	"  --timeout SECONDS  kill a guest that has not finished (default 300)\n"
 	"  --accel tcg|kvm    QEMU's accelerator (default tcg: software)\n"
 	"  --raw-values       keep the values read, not only their shapes\n"
-	"  BUILD_DIR          a kernel build (the O= directory, or the tree)\n";
+	"  BUILD_DIR          a kernel build (the O= directory, or the tree)\n\n"
+	"When the kernel tree is a git work tree, the snapshot records the commit\n"
+	"it was checked out from (\"-dirty\" when tracked files changed); with\n"
+	"--docs-git, the commit REV names.\n";
 
 /* What to collect from, after BUILD_DIR's defaults are filled in. */
 struct inputs {
 	const char *vmlinux;
 	const char *docs_dir;
+	const char *docs_git;	/* "REPO@REV", split into: */
+	char *docs_repo;
+	const char *docs_rev;
 	const char *sysfs_dir;
 	const char *sysfs_stream;
 	struct boot_options boot;	/* boot.image set: boot for sysfs */
@@ -130,7 +140,7 @@ static int fill_inputs(struct inputs *in, const char *build_dir)
 			in->vmlinux = in->vmlinux_buf;
 		if (!tree)
 			tree = exists(in->source_buf) ? in->source_buf : build_dir;
-		if (!in->docs_dir)
+		if (!in->docs_dir && !in->docs_git)
 			in->docs_dir = tree;
 	}
 	if (!tree || !in->vmlinux)
@@ -152,6 +162,29 @@ static void release_inputs(struct inputs *in)
 	free(in->source_buf);
 	free(in->image_buf);
 	free(in->agent_buf);
+	free(in->docs_repo);
+}
+
+int parse_repo_rev(const char *cmd, const char *spec, char **repo,
+		   const char **rev)
+{
+	char *buf = strdup(spec), *at;
+
+	if (!buf) {
+		pr_err("out of memory");
+		return -ENOMEM;
+	}
+	/* the last '@': a repository's path may hold one, a REV here not */
+	at = strrchr(buf, '@');
+	if (!at || at == buf || !at[1]) {
+		free(buf);
+		usage_error(cmd, "--docs-git takes REPO@REV, not '%s'", spec);
+		return -EINVAL;
+	}
+	*at = '\0';
+	*repo = buf;
+	*rev = at + 1;
+	return 0;
 }
 
 /* Coverage counts attributes (files), as 'undocumented' does. */
@@ -196,13 +229,18 @@ static int collect(struct snapshot *s, const struct inputs *in,
 
 	if (in->vmlinux)
 		err = vmlinux__collect(in->vmlinux, in->syscall_tbl, s, &vst);
-	if (!err && in->docs_dir) {
+	if (!err && (in->docs_dir || in->docs_repo)) {
 		/* the docs' warnings belong to 'docs validate': count them */
 		kabi_print_fn_t print = kabi_set_print(print_errors_only);
 
-		err = abidocs__collect(in->docs_dir, s, st);
+		err = in->docs_repo ?
+		      abidocs__collect_git(in->docs_repo, in->docs_rev, s, st) :
+		      abidocs__collect(in->docs_dir, s, st);
 		kabi_set_print(print);
 	}
+	/* the commit the tree was checked out from; --docs-git set its own */
+	if (!err && in->docs_dir)
+		err = abidocs__git_head(in->docs_dir, &s->kernel.git);
 	if (!err && in->sysfs_dir)
 		err = sysfs_dir__collect(in->sysfs_dir, "/sys", true, s);
 	if (!err && in->sysfs_stream)
@@ -211,7 +249,7 @@ static int collect(struct snapshot *s, const struct inputs *in,
 		err = sysfs_boot__collect(&in->boot, s);
 	if (!err)
 		err = snapshot__sort(s, "collected snapshot");
-	if (!err && in->docs_dir && s->sysfs.collected)
+	if (!err && s->docs.collected && s->sysfs.collected)
 		err = compute_coverage(s);
 	free(s->kernel.collected_by);
 	s->kernel.collected_by = strdup("kabidiff " KABIDIFF_VERSION);
@@ -229,7 +267,7 @@ static int collect_inputs(struct snapshot *s, struct inputs *in,
 		err = collect(s, in, &st);
 	if (!err && st.warnings)
 		fprintf(stderr, "kabidiff: warning: %s: %u warnings about the ABI documentation; see 'kabidiff docs validate'\n",
-			in->docs_dir, st.warnings);
+			in->docs_git ? in->docs_git : in->docs_dir, st.warnings);
 	release_inputs(in);
 	return err;
 }
@@ -254,6 +292,7 @@ int do_collect(int argc, char **argv)
 		{ "output",	required_argument,	NULL, 'o' },
 		{ "vmlinux",	required_argument,	NULL, 'v' },
 		{ "docs",	required_argument,	NULL, 'd' },
+		{ "docs-git",	required_argument,	NULL, 'g' },
 		{ "sysfs-dir",	required_argument,	NULL, 's' },
 		{ "sysfs-stream", required_argument,	NULL, 'S' },
 		{ "image",	required_argument,	NULL, 'i' },
@@ -280,6 +319,9 @@ int do_collect(int argc, char **argv)
 			break;
 		case 'd':
 			in.docs_dir = optarg;
+			break;
+		case 'g':
+			in.docs_git = optarg;
 			break;
 		case 's':
 			in.sysfs_dir = optarg;
@@ -320,10 +362,15 @@ int do_collect(int argc, char **argv)
 				   argv[optind + 1]);
 	if (!!in.sysfs_dir + !!in.sysfs_stream + !!in.boot.image > 1)
 		return usage_error("collect", "--sysfs-dir, --sysfs-stream and --image each give the sysfs part: choose one");
-	if (optind == argc && !in.vmlinux && !in.docs_dir && !in.sysfs_dir &&
-	    !in.sysfs_stream && !in.boot.image)
+	if (in.docs_dir && in.docs_git)
+		return usage_error("collect", "--docs and --docs-git each give the docs part: choose one");
+	if (optind == argc && !in.vmlinux && !in.docs_dir && !in.docs_git &&
+	    !in.sysfs_dir && !in.sysfs_stream && !in.boot.image)
 		return usage_error("collect",
-				   "collect needs a BUILD_DIR, --vmlinux, --docs or --sysfs-dir");
+				   "collect needs a BUILD_DIR, --vmlinux, --docs, --docs-git or --sysfs-dir");
+	if (in.docs_git &&
+	    parse_repo_rev("collect", in.docs_git, &in.docs_repo, &in.docs_rev))
+		return EXIT_TROUBLE;
 	s = snapshot__new();
 	err = s ? collect_inputs(s, &in, optind < argc ? argv[optind] : NULL) :
 	      -ENOMEM;

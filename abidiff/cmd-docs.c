@@ -2,9 +2,13 @@
 /*
  * kabidiff docs validate DIR
  * kabidiff docs search [--json] REGEX DIR
+ * kabidiff docs diff [--format F] [--strict] [--policy FILE] [--waivers FILE]
+ *                    (--git REPO REV1 REV2 | DIR1 DIR2)
  *
  * Checks on the documentation alone: DIR is a kernel tree or its
- * Documentation/ABI directory.
+ * Documentation/ABI directory.  docs diff judges how the documentation
+ * moved between two revisions (or trees) by the policy of 'kabidiff diff',
+ * reading nothing else, so it is quick on a kernel's whole history.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -22,12 +26,23 @@
 
 static const char docs_usage[] =
 	"Usage: kabidiff docs validate DIR\n"
-	"       kabidiff docs search [--json] REGEX DIR\n\n"
+	"       kabidiff docs search [--json] REGEX DIR\n"
+	"       kabidiff docs diff [OPTIONS] --git REPO REV1 REV2\n"
+	"       kabidiff docs diff [OPTIONS] DIR1 DIR2\n\n"
 	"DIR is a kernel tree or its Documentation/ABI directory.\n\n"
 	"validate  print every warning about the entries (FILE#LINE: problem)\n"
 	"          and a summary; exit 1 if an entry is malformed\n"
 	"search    print the entries whose What: or description matches the\n"
-	"          extended regular expression REGEX; exit 1 if none does\n";
+	"          extended regular expression REGEX; exit 1 if none does\n"
+	"diff      judge how the entries moved between levels from REV1 to REV2\n"
+	"          (or DIR1 to DIR2) by the policy of 'kabidiff diff'; exit 1\n"
+	"          on a break (an entry demoted, dropped, or removed without\n"
+	"          passing obsolete/)\n\n"
+	"Options of diff:\n"
+	"  --git REPO        REV1 and REV2 are revisions of the git repository\n"
+	"                    REPO (branches, tags, commit ids, HEAD~3, ...), read\n"
+	"                    without a checkout\n"
+	DIFF_OPTIONS_HELP;
 
 /* validate's product is its warnings: they go to stdout, errors to stderr. */
 static void print_to_stdout(enum kabi_print_level level, const char *fmt,
@@ -154,6 +169,92 @@ static int do_search(int argc, char **argv)
 	return ret;
 }
 
+/* One side of docs diff: the docs part of a tree, or of revision @where. */
+static struct snapshot *load_docs(const char *repo, const char *where,
+				  const char *name)
+{
+	struct abidocs_stats st = { 0 };
+	struct snapshot *s = snapshot__new();
+	kabi_print_fn_t print;
+	int err = -ENOMEM;
+
+	if (s) {
+		/* the entries' warnings belong to 'docs validate' */
+		print = kabi_set_print(print_errors_only);
+		err = repo ? abidocs__collect_git(repo, where, s, &st) :
+		      abidocs__collect(where, s, &st);
+		kabi_set_print(print);
+	}
+	if (!err)
+		err = snapshot__sort(s, name);
+	if (!err)
+		return s;
+	if (err == -ENOMEM)
+		pr_err("out of memory");
+	snapshot__free(s);
+	return NULL;
+}
+
+static int diff_docs(const char *repo, char **sides,
+		     const struct diff_options *o)
+{
+	struct snapshot *old = NULL, *new = NULL;
+	struct waivers w = { 0 };
+	char names[2][4200];
+	struct policy p;
+	int i, status = EXIT_TROUBLE;
+
+	for (i = 0; i < 2; i++)
+		snprintf(names[i], sizeof(names[i]), "%s%s%s", repo ? repo : "",
+			 repo ? "@" : "", sides[i]);
+	if (load_policy(o, &p, &w))
+		goto out;
+	old = load_docs(repo, sides[0], names[0]);
+	new = old ? load_docs(repo, sides[1], names[1]) : NULL;
+	if (new)
+		status = judge_snapshots(old, new, names[0], names[1], &p, &w,
+					 o);
+out:
+	waivers__release(&w);
+	snapshot__free(old);
+	snapshot__free(new);
+	return status;
+}
+
+/* argv[0] names the command; the options are those of diff, and --git. */
+static int do_docs_diff(int argc, char **argv)
+{
+	static const struct option own[] = {
+		{ "git",	required_argument,	NULL, 'g' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ 0 }
+	};
+	const struct option *options = diff_long_options(own);
+	struct diff_options o = DIFF_OPTIONS_INIT;
+	const char *repo = NULL;
+	int opt, err;
+
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "jh", options, NULL)) >= 0) {
+		if (opt == 'h') {
+			fputs(docs_usage, stdout);
+			return EXIT_OK;
+		}
+		if (opt == 'g') {
+			repo = optarg;
+			continue;
+		}
+		err = parse_diff_option("docs", opt, optarg, &o);
+		if (err)
+			return err < 0 ? EXIT_TROUBLE : usage_hint("docs");
+	}
+	if (argc - optind != 2)
+		return usage_error("docs", repo ?
+				   "docs diff --git REPO needs two revisions, REV1 and REV2" :
+				   "docs diff needs two trees, DIR1 and DIR2, or --git REPO REV1 REV2");
+	return diff_docs(repo, argv + optind, &o);
+}
+
 int do_docs(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -163,6 +264,11 @@ int do_docs(int argc, char **argv)
 	};
 	int opt;
 
+	/* diff has options of its own */
+	if (argc > 1 && !strcmp(argv[1], "diff")) {
+		argv[1] = argv[0];
+		return do_docs_diff(argc - 1, argv + 1);
+	}
 	/* options may come anywhere; "--" before a REGEX starting with '-' */
 	while ((opt = getopt_long(argc, argv, "jh", options, NULL)) >= 0) {
 		switch (opt) {
@@ -179,7 +285,7 @@ int do_docs(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	if (!argc)
-		return usage_error("docs", "docs needs validate or search");
+		return usage_error("docs", "docs needs validate, search or diff");
 	if (!strcmp(argv[0], "validate"))
 		return do_validate(argc, argv);
 	if (!strcmp(argv[0], "search"))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * kabidiff undocumented --docs DIR [--level] [--json] (--sysfs-dir DIR | SNAPSHOT)
+ * kabidiff undocumented (--docs DIR | --docs-git REPO@REV) [--level] [--json]
+ *                       (--sysfs-dir DIR | SNAPSHOT)
  *
  * Which sysfs attributes no Documentation/ABI entry documents, and the
  * coverage per top-level directory; or, with --level, the level of each
@@ -23,12 +24,14 @@
 #include "banned.h"
 
 static const char undocumented_usage[] =
-	"Usage: kabidiff undocumented --docs DIR [--level] [--json]\n"
-	"                             (--sysfs-dir DIR | SNAPSHOT)\n\n"
+	"Usage: kabidiff undocumented (--docs DIR | --docs-git REPO@REV)\n"
+	"                             [--level] [--json] (--sysfs-dir DIR | SNAPSHOT)\n\n"
 	"List the sysfs attributes (files) that no Documentation/ABI entry in\n"
 	"the kernel tree DIR documents, through their real path or any alias\n"
 	"path through links, then the coverage per top-level directory.\n\n"
 	"  --docs DIR        a kernel tree or its Documentation/ABI\n"
+	"  --docs-git REPO@REV  or the Documentation/ABI of revision REV of the\n"
+	"                    git repository REPO, read without a checkout\n"
 	"  --sysfs-dir DIR   walk DIR (a live /sys or a copy) as /sys\n"
 	"  SNAPSHOT          or take the sysfs part of a snapshot\n"
 	"  --level           list each documented attribute with its level and\n"
@@ -237,8 +240,16 @@ static struct snapshot *load_tree(const char *sysfs_dir, const char *file)
 	return s;
 }
 
-static int run(const char *docs_dir, const char *sysfs_dir, const char *file,
-	       bool levels)
+/* The documentation: a directory, or REPO@REV when @repo is set. */
+struct docs_source {
+	const char *dir;
+	const char *spec;
+	char *repo;
+	const char *rev;
+};
+
+static int run(const struct docs_source *ds, const char *sysfs_dir,
+	       const char *file, bool levels)
 {
 	struct undocumented u = { 0 };
 	struct abidocs_stats st = { 0 };
@@ -247,9 +258,10 @@ static int run(const char *docs_dir, const char *sysfs_dir, const char *file,
 
 	kabi_set_print(print_errors_only);
 	if (!err)
-		err = abidocs__collect(docs_dir, docs, &st);
+		err = ds->repo ? abidocs__collect_git(ds->repo, ds->rev, docs, &st) :
+		      abidocs__collect(ds->dir, docs, &st);
 	if (!err)
-		err = snapshot__sort(docs, docs_dir);
+		err = snapshot__sort(docs, ds->repo ? ds->spec : ds->dir);
 	if (!err) {
 		tree = load_tree(sysfs_dir, file);
 		err = tree ? 0 : -EINVAL;
@@ -281,20 +293,25 @@ int do_undocumented(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "docs",	required_argument,	NULL, 'd' },
+		{ "docs-git",	required_argument,	NULL, 'g' },
 		{ "sysfs-dir",	required_argument,	NULL, 's' },
 		{ "level",	no_argument,		NULL, 'l' },
 		{ "json",	no_argument,		NULL, 'j' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ 0 }
 	};
-	const char *docs_dir = NULL, *sysfs_dir = NULL;
+	struct docs_source ds = { 0 };
+	const char *sysfs_dir = NULL;
 	bool levels = false;
-	int opt;
+	int opt, ret;
 
 	while ((opt = getopt_long(argc, argv, "jh", options, NULL)) >= 0) {
 		switch (opt) {
 		case 'd':
-			docs_dir = optarg;
+			ds.dir = optarg;
+			break;
+		case 'g':
+			ds.spec = optarg;
 			break;
 		case 's':
 			sysfs_dir = optarg;
@@ -312,11 +329,16 @@ int do_undocumented(int argc, char **argv)
 			return usage_hint("undocumented");
 		}
 	}
-	if (!docs_dir)
-		return usage_error("undocumented", "undocumented needs --docs DIR");
+	if (!ds.dir == !ds.spec)
+		return usage_error("undocumented",
+				   "undocumented needs either --docs DIR or --docs-git REPO@REV");
 	if (!!sysfs_dir + (argc - optind) != 1)
 		return usage_error("undocumented",
 				   "undocumented needs either --sysfs-dir DIR or one SNAPSHOT");
-	return run(docs_dir, sysfs_dir, sysfs_dir ? NULL : argv[optind],
-		   levels);
+	if (ds.spec &&
+	    parse_repo_rev("undocumented", ds.spec, &ds.repo, &ds.rev))
+		return EXIT_TROUBLE;
+	ret = run(&ds, sysfs_dir, sysfs_dir ? NULL : argv[optind], levels);
+	free(ds.repo);
+	return ret;
 }
