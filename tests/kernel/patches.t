@@ -52,11 +52,17 @@ is "$(git -C "$WT" rev-list --count kabi-base..HEAD)" \
 # error message naming the file (6.1's checkpatch.pl, line 1111).  At
 # kabi-old, every file the series touches under obsolete/ exists.
 # /usr/bin first, so that spdxcheck.py finds Debian's python3-ply.
+if /usr/bin/python3 -c 'import git, ply' 2>/dev/null; then
+	pass "checkpatch.pl can check SPDX tags (python3-git, python3-ply)"
+else
+	fail "checkpatch.pl can check SPDX tags (python3-git, python3-ply)" \
+	     "scripts/spdxcheck.py needs Debian's python3-git and python3-ply"
+fi
 git -C "$WT" checkout -q --detach kabi-old
 for patch in "$K"/old/*.patch "$K"/break/*.patch; do
 	name=${patch#"$K/"}
 	(cd "$WT" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict \
-		--terse --no-summary "$patch") >"$TMP/checkpatch" 2>&1
+		--terse --no-summary "$patch") >"$TMP/checkpatch" 2>"$TMP/checkpatch.err"
 	is "$?:$(cat "$TMP/checkpatch")" "0:" "checkpatch.pl --strict $name"
 done
 
