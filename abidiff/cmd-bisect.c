@@ -419,8 +419,10 @@ static void print_step(struct bisect *b, const char *label, const git_oid *id,
 
 	git_oid_tostr(hex, sizeof(hex), id);
 	git_commit_lookup(&c, b->repo, id);
-	printf("%-8s %s  %-50.50s  %-14s %6.1f s\n", label, hex,
-	       c ? git_commit_summary(c) : "?", verdict, seconds);
+	printf("%-9s %s  %-50.50s", label, hex, c ? git_commit_summary(c) : "?");
+	if (seconds >= 0)
+		printf("  %-14s %6.1f s", verdict, seconds);
+	putchar('\n');
 	fflush(stdout);
 	git_commit_free(c);
 }
@@ -483,7 +485,7 @@ static int show_first_bad(struct bisect *b, ssize_t lo, ssize_t hi)
 
 	parent = lo < 0 ? NULL : snapshot_of(b, &b->commits[lo], &trouble);
 	bad = snapshot_of(b, &b->commits[hi], &trouble);
-	print_step(b, "first bad", &b->commits[hi], "", 0);
+	print_step(b, "first bad", &b->commits[hi], NULL, -1);
 	if (bad && (lo < 0 || parent)) {
 		printf("\nWhat it changed, judged by the good revision's documentation:\n\n");
 		fflush(stdout);
