@@ -451,7 +451,7 @@ int diff__run(const struct snapshot *old, const struct snapshot *new,
 		err = diff_types(old, new, d);
 	if (!err && d->compared[PART_DOCS])
 		err = diff_docs(old, new, d);
-	if (!err)
+	if (!err && d->nr)
 		qsort(d->v, d->nr, sizeof(*d->v), change_cmp);
 	return err;
 }
