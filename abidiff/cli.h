@@ -8,6 +8,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <time.h>
 
 #include "compiler.h"
 #include "model.h"
@@ -40,6 +41,9 @@ int __printf(2, 3) usage_error(const char *cmd, const char *fmt, ...);
  */
 void print_errors_only(enum kabi_print_level level, const char *fmt,
 		       va_list ap);
+
+/* seconds_since() - the time since @start, a CLOCK_MONOTONIC reading. */
+double seconds_since(const struct timespec *start);
 
 /*
  * collect_build() - a snapshot of the kernel build in @build_dir (the O=

@@ -102,14 +102,6 @@ static void on_signal(int sig)
 		kill(-child_group, SIGTERM);
 }
 
-static double seconds_since(const struct timespec *start)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
-}
-
 static void report_git_error(const char *what)
 {
 	const git_error *e = git_error_last();
@@ -265,12 +257,12 @@ static int write_line(FILE *f, void *line)
 /* The commit last checked out into the source directory, if known. */
 static bool last_checkout(struct bisect *b, git_oid *id)
 {
+	kabi_print_fn_t print;
 	char *hex = NULL;
 	size_t len;
 	bool known;
 
-	kabi_print_fn_t print = kabi_set_print(NULL);	/* absent is fine */
-
+	print = kabi_set_print(NULL);	/* no file is no error */
 	known = !read_file(b->checked_out, &hex, &len) && len >= GIT_OID_HEXSZ &&
 		!git_oid_fromstrn(id, hex, GIT_OID_HEXSZ);
 	kabi_set_print(print);

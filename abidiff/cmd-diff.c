@@ -47,14 +47,6 @@ static int parse_format(const char *name, enum report_format *out)
 	return err;
 }
 
-static double seconds_since(const struct timespec *start)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
-}
-
 /* A snapshot file, or a build directory to collect. */
 static struct snapshot *load_side(const char *path)
 {

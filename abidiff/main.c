@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "compiler.h"
@@ -112,6 +113,14 @@ void print_errors_only(enum kabi_print_level level, const char *fmt,
 	fputs("kabidiff: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+}
+
+double seconds_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
 /* What git's run_builtin() does: output that did not arrive is trouble. */
