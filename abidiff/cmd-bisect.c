@@ -40,8 +40,7 @@
 
 static const char bisect_usage[] =
 	"Usage: kabidiff bisect --repo DIR --good REV --bad REV [--config FRAGMENT]\n"
-	"                       [--build-cmd CMD] [--policy FILE] [--waivers FILE]\n"
-	"                       [--strict]\n\n"
+	"                       [--build-cmd CMD] [DIFF OPTIONS]\n\n"
 	"Find the first commit between REV GOOD and REV BAD (first-parent history)\n"
 	"whose kernel breaks the ABI that GOOD's documentation promises.  Commits\n"
 	"are checked out into kabidiff's cache, never into DIR, and built there\n"
@@ -52,7 +51,7 @@ static const char bisect_usage[] =
 	"                     tree with $KABIDIFF_BUILD (the O= directory, which\n"
 	"                     must get vmlinux and arch/x86/boot/bzImage),\n"
 	"                     $KABIDIFF_SRC and $KABIDIFF_CONFIG set\n"
-	"  --policy, --waivers, --strict   judge as 'kabidiff diff' does\n\n"
+	DIFF_OPTIONS_HELP "\n"
 	"A commit that does not build or cannot be collected is skipped.  The\n"
 	"build logs and the snapshot of each commit stay in the cache\n"
 	"($KABIDIFF_CACHE, default ~/.cache/kabidiff, under bisect/).\n\n"
@@ -270,6 +269,15 @@ static bool last_checkout(struct bisect *b, git_oid *id)
 	return known;
 }
 
+/* Called before each file a checkout writes: non-zero cancels it. */
+static int stop_if_interrupted(git_checkout_notify_t why, const char *path,
+			       const git_diff_file *baseline,
+			       const git_diff_file *target,
+			       const git_diff_file *workdir, void *payload)
+{
+	return interrupted ? -1 : 0;
+}
+
 /*
  * Write the tree of @id into the source directory.  Against the tree that
  * is there (as recorded after the last complete checkout) only the files
@@ -303,6 +311,8 @@ static int checkout(struct bisect *b, const git_oid *id)
 		pr_err("%s: %s", b->src, strerror(-err));
 		goto out;
 	}
+	opts.notify_flags = GIT_CHECKOUT_NOTIFY_UPDATED;
+	opts.notify_cb = stop_if_interrupted;
 	opts.target_directory = b->src;
 	opts.checkout_strategy = GIT_CHECKOUT_FORCE | GIT_CHECKOUT_REMOVE_UNTRACKED |
 				 GIT_CHECKOUT_DONT_UPDATE_INDEX |
@@ -314,7 +324,8 @@ static int checkout(struct bisect *b, const git_oid *id)
 	err = atomic_write(b->checked_out, write_line, hex);
 	goto out;
 out_git:
-	report_git_error(b->src);
+	if (!interrupted)
+		report_git_error(b->src);
 	err = -EIO;
 out:
 	git_index_free(empty);
@@ -331,9 +342,12 @@ out:
  */
 static int run_build(struct bisect *b)
 {
-	int status, fd = open(b->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	int status, fd;
 	pid_t pid;
 
+	if (interrupted)
+		return -EINTR;
+	fd = open(b->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
 	if (fd < 0) {
 		pr_err("%s: %s", b->log, strerror(errno));
 		return -errno;
@@ -356,6 +370,8 @@ static int run_build(struct bisect *b)
 		return -errno;
 	setpgid(pid, pid);
 	child_group = pid;
+	if (interrupted)	/* the signal came before child_group was set */
+		kill(-pid, SIGTERM);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	child_group = 0;
@@ -386,19 +402,23 @@ static struct snapshot *snapshot_of(struct bisect *b, const git_oid *id,
 		return NULL;
 	if (!access(path, F_OK))
 		s = snapshot__load(path);
-	if (!s)
-		pr_info("%.12s: checking out, building (log: %s), collecting",
-			strrchr(path, '/') + 1, b->log);
-	if (!s && !checkout(b, id)) {
-		if (run_build(b))
-			pr_warn("the build failed; its output is in %s", b->log);
-		else
-			s = collect_build(b->build);
-	} else if (!s) {
+	if (s)
+		goto out;
+	pr_info("%.12s: checking out, building (log: %s), collecting",
+		strrchr(path, '/') + 1, b->log);
+	if (interrupted || checkout(b, id) || interrupted) {
 		*trouble = true;
+		goto out;
 	}
-	if (s && access(path, F_OK) && snapshot__save(s, path))
+	if (run_build(b)) {
+		if (!interrupted)
+			pr_warn("the build failed; its output is in %s", b->log);
+		goto out;
+	}
+	s = collect_build(b->build);
+	if (s && !interrupted && snapshot__save(s, path))
 		*trouble = true;
+out:
 	free(path);
 	return s;
 }
@@ -505,7 +525,8 @@ static int bisect(struct bisect *b)
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	b->baseline = snapshot_of(b, &b->good, &trouble);
 	if (!b->baseline) {
-		pr_err("the good revision cannot be built or collected: nothing to compare with");
+		if (!interrupted)
+			pr_err("the good revision cannot be built or collected: nothing to compare with");
 		return EXIT_TROUBLE;
 	}
 	print_step(b, "good", &b->good, "baseline", seconds_since(&start));
@@ -576,61 +597,56 @@ out:
 
 int do_bisect(int argc, char **argv)
 {
-	static const struct option options[] = {
+	static const struct option own[] = {
 		{ "repo",	required_argument,	NULL, 'r' },
 		{ "good",	required_argument,	NULL, 'g' },
 		{ "bad",	required_argument,	NULL, 'b' },
-		{ "config",	required_argument,	NULL, 'c' },
+		{ "config",	required_argument,	NULL, 'C' },
 		{ "build-cmd",	required_argument,	NULL, 'B' },
-		{ "strict",	no_argument,		NULL, 's' },
-		{ "policy",	required_argument,	NULL, 'p' },
-		{ "waivers",	required_argument,	NULL, 'w' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ 0 }
 	};
-	struct diff_options o = { .format = REPORT_TEXT, .colour = -1 };
+	const struct option *options = diff_long_options(own);
+	struct diff_options o = DIFF_OPTIONS_INIT;
 	const char *repo = NULL, *good = NULL, *bad = NULL;
 	struct waivers waivers = { 0 };
 	struct bisect b = { .options = &o, .waivers = &waivers };
 	char *config = NULL;
 	struct policy p;
-	int opt, status;
+	int opt, status = EXIT_TROUBLE;
 
-	while ((opt = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
+	while ((opt = getopt_long(argc, argv, "jh", options, NULL)) >= 0) {
 		switch (opt) {
 		case 'r':
 			repo = optarg;
-			break;
+			continue;
 		case 'g':
 			good = optarg;
-			break;
+			continue;
 		case 'b':
 			bad = optarg;
-			break;
-		case 'c':
+			continue;
+		case 'C':
 			free(config);
 			config = realpath(optarg, NULL);
-			if (!config)
-				return usage_error("bisect", "--config %s: %s", optarg,
-						   strerror(errno));
-			break;
+			if (!config) {
+				usage_error("bisect", "--config %s: %s", optarg,
+					    strerror(errno));
+				return EXIT_TROUBLE;
+			}
+			continue;
 		case 'B':
 			b.build_cmd = optarg;
-			break;
-		case 's':
-			o.strict = true;
-			break;
-		case 'p':
-			o.policy_file = optarg;
-			break;
-		case 'w':
-			o.waiver_file = optarg;
-			break;
+			continue;
 		case 'h':
 			fputs(bisect_usage, stdout);
+			free(config);
 			return EXIT_OK;
-		default:
-			return usage_hint("bisect");
+		}
+		status = parse_diff_option("bisect", opt, optarg, &o);
+		if (status) {
+			free(config);
+			return status < 0 ? EXIT_TROUBLE : usage_hint("bisect");
 		}
 	}
 	if (!repo || !good || !bad || optind != argc) {

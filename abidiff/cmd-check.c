@@ -18,11 +18,11 @@
 #define EXIT_SKIP	125
 
 static const char check_usage[] =
-	"Usage: kabidiff check --baseline SNAPSHOT [--policy FILE] [--waivers FILE]\n"
-	"                      [--strict] BUILD_DIR\n\n"
+	"Usage: kabidiff check --baseline SNAPSHOT [DIFF OPTIONS] BUILD_DIR\n\n"
 	"Collect the kernel build BUILD_DIR, compare it with SNAPSHOT as 'kabidiff\n"
 	"diff' does and print the report.  For 'git bisect run':\n\n"
 	"  git bisect run sh -c 'make O=build && kabidiff check --baseline good.json build'\n\n"
+	DIFF_OPTIONS_HELP "\n"
 	"Exit status: 0 no break (good), 1 a break (bad), 125 the build is missing\n"
 	"or could not be collected (git bisect skips the commit), 2 bad usage or an\n"
 	"unreadable baseline (git bisect stops).\n";
@@ -72,38 +72,28 @@ out:
 
 int do_check(int argc, char **argv)
 {
-	static const struct option options[] = {
+	static const struct option own[] = {
 		{ "baseline",	required_argument,	NULL, 'b' },
-		{ "strict",	no_argument,		NULL, 's' },
-		{ "policy",	required_argument,	NULL, 'p' },
-		{ "waivers",	required_argument,	NULL, 'w' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ 0 }
 	};
-	struct diff_options o = { .format = REPORT_TEXT, .colour = 0 };
+	const struct option *options = diff_long_options(own);
+	struct diff_options o = DIFF_OPTIONS_INIT;
 	const char *baseline = NULL;
-	int opt;
+	int opt, err;
 
-	while ((opt = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
-		switch (opt) {
-		case 'b':
-			baseline = optarg;
-			break;
-		case 's':
-			o.strict = true;
-			break;
-		case 'p':
-			o.policy_file = optarg;
-			break;
-		case 'w':
-			o.waiver_file = optarg;
-			break;
-		case 'h':
+	while ((opt = getopt_long(argc, argv, "jh", options, NULL)) >= 0) {
+		if (opt == 'h') {
 			fputs(check_usage, stdout);
 			return EXIT_OK;
-		default:
-			return usage_hint("check");
 		}
+		if (opt == 'b') {
+			baseline = optarg;
+			continue;
+		}
+		err = parse_diff_option("check", opt, optarg, &o);
+		if (err)
+			return err < 0 ? EXIT_TROUBLE : usage_hint("check");
 	}
 	if (!baseline)
 		return usage_error("check", "check needs --baseline SNAPSHOT");

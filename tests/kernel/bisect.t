@@ -1,0 +1,105 @@
+#!/bin/sh
+# kabidiff bisect on the fixture repository of kernel-patches/ (the
+# pinned linux-source-6.1, then the levels, the fixture and each break
+# patch as one commit): it names the commit that removes the stable
+# attribute as the first bad one, 'git bisect run kabidiff check' on the
+# same range agrees, and the repository's working tree, index, HEAD and
+# refs are as they were, after a complete run and after one interrupted
+# with SIGINT.  'docs diff --git' on the same range finds the obsolete
+# entry retired the documented way.
+. "$(dirname "$0")/../lib.sh"
+
+command -v qemu-system-x86_64 >/dev/null ||
+	skip_all "qemu-system-x86_64 is not installed ('make deps' installs qemu-system-x86)"
+REPO=$("$TOP/kernel-patches/prepare-repo.sh") || {
+	echo "Bail out! could not make the fixture repository (kernel-patches/prepare-repo.sh)"
+	exit 1
+}
+CONFIG=$TOP/kernel-patches/kabi.config
+FIRST_BAD=$(git -C "$REPO" log --format=%H --grep='remove the stable_value attribute' kabi-old..kabi-new)
+
+# What must not change: HEAD, refs, the index (bytes and time), the working
+# tree, and nothing new written under .git.  GIT_OPTIONAL_LOCKS=0 keeps
+# 'git status' itself from refreshing the index.
+fingerprint() {
+	git -C "$REPO" rev-parse HEAD
+	git -C "$REPO" symbolic-ref -q HEAD
+	git -C "$REPO" for-each-ref
+	sha256sum <"$REPO/.git/index"
+	stat -c '%Y %s' "$REPO/.git/index"
+	GIT_OPTIONAL_LOCKS=0 git -C "$REPO" status --porcelain
+	ls -a "$REPO/.git"
+	find "$REPO/.git" -newer "$TMP/marker" -print
+}
+touch "$TMP/marker"
+sleep 1
+fingerprint >"$TMP/before"
+
+# interrupted: in a cache of its own, so that it stops while checking out
+mkdir "$TMP/cache"
+KABIDIFF_CACHE=$TMP/cache "$KABIDIFF" bisect --repo "$REPO" --good kabi-old \
+	--bad kabi-new --config "$CONFIG" >"$TMP/int.out" 2>"$TMP/int.err" &
+pid=$!
+sleep 8
+kill -INT "$pid"
+wait "$pid"
+is "$?:$(tail -n 1 "$TMP/int.err")" "130:kabidiff: interrupted; $REPO is as it was" \
+   "SIGINT stops bisect with 130"
+fingerprint >"$TMP/after-int"
+cmp -s "$TMP/before" "$TMP/after-int"
+is "$?" 0 "after SIGINT the repository's tree, index, HEAD and refs are as they were"
+[ -s "$TMP/after-int" ] && ! cmp -s "$TMP/before" "$TMP/after-int" &&
+	diff "$TMP/before" "$TMP/after-int" | head -20 | sed 's/^/# /'
+rm -rf "$TMP/cache"
+
+start=$(date +%s)
+"$KABIDIFF" bisect --repo "$REPO" --good kabi-old --bad kabi-new \
+	--config "$CONFIG" >"$TMP/out" 2>"$TMP/err"
+status=$?
+echo "# kabidiff bisect took $(($(date +%s) - start)) s:"
+sed 's/^/#   /' "$TMP/out" | head -12
+is "$status" 0 "bisect: exit 0"
+steps=$(grep -c '^step ' "$TMP/out")
+[ "$steps" -ge 1 ] && [ "$steps" -le 3 ]
+is "$?" 0 "bisect: $steps steps for seven commits (at most three)"
+first=$(sed -n 's/^first bad \([0-9a-f]*\) .*/\1/p' "$TMP/out")
+case "$FIRST_BAD" in
+"$first"?*)	pass "the first bad commit removes the stable attribute (${first})" ;;
+*)		fail "the first bad commit removes the stable attribute" \
+		     "expected: $FIRST_BAD" "got: $first" "$(tail -5 "$TMP/err")" ;;
+esac
+grep -q '^  node-removed  /sys/kernel/kabi_selftest/stable_value$' "$TMP/out"
+is "$?" 0 "and what it changed is that attribute, removed"
+fingerprint >"$TMP/after"
+cmp -s "$TMP/before" "$TMP/after"
+is "$?" 0 "after bisect the repository's tree, index, HEAD and refs are as they were"
+
+# the documentation alone, straight from the repository's objects
+run_kabidiff docs diff --git "$REPO" kabi-old kabi-new
+is "$status" 0 "docs diff --git kabi-old kabi-new: exit 0, the series moves no entry the wrong way"
+printf '%s\n' "$out" | grep -A1 '^  doc-retired  /sys/kernel/kabi_selftest/obsolete_hexvalue$' |
+	grep -q 'obsolete/sysfs-kernel-kabi_selftest#1 -> removed/sysfs-kernel-kabi_selftest#1'
+is "$?" 0 "docs diff --git: obsolete_hexvalue's entry moved obsolete/ -> removed/, a note"
+
+# git bisect run with kabidiff check, in a clone, on the same range
+BASELINE=$(ls "${KABIDIFF_CACHE:-$HOME/.cache/kabidiff}"/bisect/*/"$(git -C "$REPO" rev-parse kabi-old)".json | head -n 1)
+git clone -q --shared --no-checkout "$REPO" "$TMP/clone"
+cd "$TMP/clone" || exit 1
+git checkout -q kabi-new
+make -s O="$TMP/build" tinyconfig >/dev/null &&
+scripts/kconfig/merge_config.sh -m -O "$TMP/build" "$TMP/build/.config" "$CONFIG" >/dev/null
+git bisect start kabi-new kabi-old >/dev/null
+start=$(date +%s)
+git bisect run sh -c '
+	make -s O="$1" olddefconfig >/dev/null &&
+	make -s O="$1" -j"$(nproc)" vmlinux bzImage >/dev/null 2>&1 || exit 125
+	"$2" check --baseline "$3" "$1" >/dev/null 2>&1' \
+	sh "$TMP/build" "$KABIDIFF" "$BASELINE" >"$TMP/run.out" 2>&1
+echo "# git bisect run took $(($(date +%s) - start)) s"
+theirs=$(sed -n 's/^\([0-9a-f]\{40\}\) is the first bad commit$/\1/p' "$TMP/run.out")
+is "$theirs" "$FIRST_BAD" "git bisect run kabidiff check agrees"
+[ -n "$theirs" ] || tail -20 "$TMP/run.out" | sed 's/^/# /'
+git bisect reset >/dev/null 2>&1
+cd "$TOP" || exit 1
+
+done_testing
