@@ -92,7 +92,8 @@ static void print_help(void)
 	       "  -j, --json     print data as JSON where a command prints data\n"
 	       "  -h, --help     show this help; 'kabidiff COMMAND --help' for a command\n"
 	       "  -V, --version  show the version\n\n"
-	       "Exit status: 0 success, 1 an ABI break was found, 2 trouble.\n");
+	       "Exit status: 0 success, 1 an ABI break was found, 2 trouble\n"
+	       "(check: 125, this build cannot be judged).\n");
 }
 
 static const struct cmd *find_command(const char *name)
