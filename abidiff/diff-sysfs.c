@@ -29,7 +29,6 @@
 #include "banned.h"
 
 struct sysfs_diff {
-	const struct snapshot *old, *new;
 	struct sysfs_tree a, b;		/* the old and the new tree */
 	int32_t *moved_to;	/* old move roots: their new node, else -1 */
 	int32_t *pair_a;	/* old node: its new node, or -1 */
@@ -335,7 +334,7 @@ static int report(struct sysfs_diff *sd)
 int diff_sysfs(const struct snapshot *old, const struct snapshot *new,
 	       struct diff *d)
 {
-	struct sysfs_diff sd = { .old = old, .new = new, .d = d };
+	struct sysfs_diff sd = { .d = d };
 	size_t i, na = old->sysfs.nr + 1, nb = new->sysfs.nr + 1;
 	int err = sysfs_tree__build(&sd.a, old);
 

@@ -307,7 +307,7 @@ static bool removal_still_ahead(const struct doc_entry *doc)
 	return when > (tm.tm_year + 1900) * 12 + tm.tm_mon;
 }
 
-/* The entry of stable/syscalls (or whichever says "syscall interface"). */
+/* The entry of stable/syscalls, "The kernel syscall interface", or NULL. */
 static const struct doc_entry *syscalls_entry(const struct snapshot *s)
 {
 	size_t i;
