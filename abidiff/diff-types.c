@@ -20,16 +20,16 @@
  * way still makes the answer "no".
  *
  * A member that takes over reserved space is compatible: new members that
- * lie within an old member named like padding ("reserved", "__pad", "rsvd",
- * "unused", "spare", ...) are reported as "member-reserved-used", and that
- * reserved member shrinking or going away is not a change.  Whether other
+ * lie within an old member named like padding (is_reserved_name(), after
+ * check-uapi.sh) are reported as "member-reserved-used", and that reserved
+ * member shrinking or going away is not a change.  Whether other
  * members moved is reported on its own, as their offsets changing.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "diff-parts.h"
 #include "banned.h"
@@ -283,20 +283,69 @@ struct type_pair {
 	bool *used_b;		/* new members accounted for */
 };
 
+/*
+ * Whether a member's name says it is padding that later members may take:
+ * the names the kernel's scripts/check-uapi.sh treats so, a name ending in
+ * "end", "pad", "padding", "res", "resv", "reserved", "rsvd" or "unused",
+ * most of them optionally followed by a digit ("pad2", "__reserved_1").
+ */
 static bool is_reserved_name(const char *name)
 {
-	static const char * const prefixes[] = {
-		"reserved", "__reserved", "_reserved", "resv", "__resv", "rsvd",
-		"__rsvd", "pad", "__pad", "_pad", "unused", "__unused", "spare",
-		"__spare",
+	static const struct {
+		const char *suffix;
+		bool digit;		/* "pad0" */
+		bool underscore_digit;	/* "pad_0" */
+	} padding[] = {
+		{ "end" }, { "res" }, { "unused" },
+		{ "pad", true, true }, { "padding", true, true },
+		{ "resv", true, true }, { "reserved", true, true },
+		{ "rsvd", true, false },
 	};
-	size_t i;
+	size_t len, i;
+	bool digit, underscore;
 
 	if (!name)
 		return false;
-	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
-		if (!strncasecmp(name, prefixes[i], strlen(prefixes[i])))
+	len = strlen(name);
+	digit = len && isdigit((unsigned char)name[len - 1]);
+	len -= digit;
+	underscore = digit && len && name[len - 1] == '_';
+	len -= underscore;
+	for (i = 0; i < ARRAY_SIZE(padding); i++) {
+		size_t n = strlen(padding[i].suffix);
+
+		if (len >= n && !memcmp(name + len - n, padding[i].suffix, n) &&
+		    (!digit || (underscore ? padding[i].underscore_digit :
+				padding[i].digit)))
 			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether an enumerator counts or bounds the others ("__IFLA_MAX",
+ * "NUM_FOO", "BAR_COUNT"): its value moves whenever one is added, which
+ * check-uapi.sh does not hold against a change either.
+ */
+static bool is_enum_limit(const char *name)
+{
+	static const char * const suffixes[] = {
+		"_AFTER_LAST", "_CNT", "_COUNT", "_END", "_LAST", "_MASK",
+		"_MAX", "_MAX_BIT", "_MAX_BPF_ATTACH_TYPE", "_MAX_ID",
+		"_MAX_SHIFT", "_NBITS", "_NETDEV_NUMHOOKS", "_NFT_META_IIFTYPE",
+		"_NL80211_ATTR", "_NLDEV_NUM_OPS", "_NUM", "_NUM_ELEMS",
+		"_NUM_IRQS", "_SIZE", "_TLSMAX",
+	};
+	size_t len = strlen(name), i;
+
+	if (!strncmp(name, "MAX_", 4) || !strncmp(name, "NUM_", 4))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(suffixes); i++) {
+		size_t n = strlen(suffixes[i]);
+
+		if (len >= n && !strcmp(name + len - n, suffixes[i]))
+			return true;
+	}
 	return false;
 }
 
@@ -517,7 +566,9 @@ static int compare_enumerators(struct type_pair *tp)
 			err = add_enum_change(tp, CHANGE_ENUMERATOR_REMOVED,
 					      ea->name, ea, NULL);
 		else if (ea->value != eb->value)
-			err = add_enum_change(tp, CHANGE_ENUMERATOR_VALUE_CHANGED,
+			err = add_enum_change(tp, is_enum_limit(ea->name) ?
+					      CHANGE_ENUMERATOR_LIMIT_CHANGED :
+					      CHANGE_ENUMERATOR_VALUE_CHANGED,
 					      ea->name, ea, eb);
 	}
 	for (i = 0; !err && i < tp->b->nr_enumerators; i++) {

@@ -48,6 +48,7 @@ static const struct {
 	[CHANGE_ENUMERATOR_REMOVED]	= { "enumerator-removed", CLASS_INCOMPATIBLE, PART_TYPES },
 	[CHANGE_ENUMERATOR_ADDED]	= { "enumerator-added", CLASS_COMPATIBLE, PART_TYPES },
 	[CHANGE_ENUMERATOR_VALUE_CHANGED] = { "enumerator-value-changed", CLASS_INCOMPATIBLE, PART_TYPES },
+	[CHANGE_ENUMERATOR_LIMIT_CHANGED] = { "enumerator-limit-changed", CLASS_COMPATIBLE, PART_TYPES },
 	[CHANGE_DOC_DEMOTED]		= { "doc-demoted", CLASS_DEMOTED, PART_DOCS },
 	[CHANGE_DOC_REMOVED_EARLY]	= { "doc-removed-early", CLASS_DEMOTED, PART_DOCS },
 	[CHANGE_DOC_DROPPED]		= { "doc-dropped", CLASS_DEMOTED, PART_DOCS },

@@ -66,6 +66,7 @@ enum change_kind {
 	CHANGE_ENUMERATOR_REMOVED,
 	CHANGE_ENUMERATOR_ADDED,
 	CHANGE_ENUMERATOR_VALUE_CHANGED,
+	CHANGE_ENUMERATOR_LIMIT_CHANGED,	/* a FOO_MAX, NUM_FOO, ... moved */
 	/* Documentation/ABI: the subject is the entry's first What: */
 	CHANGE_DOC_DEMOTED,		/* to a less stable level */
 	CHANGE_DOC_REMOVED_EARLY,	/* to removed/ not through obsolete/ */

@@ -51,7 +51,8 @@ TYPES = {"type-removed": "removed", "type-added": "added",
          "member-type-changed": "incompatible",
          "enumerator-removed": "incompatible",
          "enumerator-added": "compatible",
-         "enumerator-value-changed": "incompatible"}
+         "enumerator-value-changed": "incompatible",
+         "enumerator-limit-changed": "compatible"}
 DOCS = {"doc-demoted": "demoted", "doc-removed-early": "demoted",
         "doc-dropped": "demoted", "doc-obsoleted": "compatible",
         "doc-retired": "compatible", "doc-promoted": "compatible",
