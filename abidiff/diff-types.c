@@ -408,21 +408,22 @@ static int add_member_change(struct type_pair *tp, enum change_kind kind,
 	return err;
 }
 
-/* The new member of the same name, or the same rank among unnamed ones. */
+/*
+ * The new member that old member @idx is: the one of the same name, or of
+ * the same rank among those of that name (unnamed members, and names a
+ * damaged snapshot repeats).
+ */
 static int32_t counterpart(const struct type_def *a, size_t idx,
 			   const struct type_def *b)
 {
 	const char *name = a->members[idx].name;
 	size_t i, rank = 0;
 
-	for (i = 0; !name && i < idx; i++)
-		rank += !a->members[i].name;
-	for (i = 0; i < b->nr_members; i++) {
-		if (name && b->members[i].name && !strcmp(name, b->members[i].name))
+	for (i = 0; i < idx; i++)
+		rank += same_name(a->members[i].name, name);
+	for (i = 0; i < b->nr_members; i++)
+		if (same_name(b->members[i].name, name) && !rank--)
 			return i;
-		if (!name && !b->members[i].name && !rank--)
-			return i;
-	}
 	return -1;
 }
 

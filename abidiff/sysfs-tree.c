@@ -90,8 +90,11 @@ int sysfs_tree__build(struct sysfs_tree *t, const struct snapshot *s)
 		goto out_nomem;
 	for (i = 0; i < n; i++) {
 		const char *path = t->v[i].path;
+		const char *name = sysfs_basename(path);
 
-		t->parent[i] = sysfs_tree__find(t, path, sysfs_basename(path) - path - 1);
+		/* a path with no '/' (a damaged snapshot's) has no parent */
+		t->parent[i] = name == path ? -1 :
+			       sysfs_tree__find(t, path, name - path - 1);
 		if (t->parent[i] >= 0)
 			t->first[t->parent[i] + 1]++;
 		t->target[i] = -1;

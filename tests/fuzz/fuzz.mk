@@ -11,7 +11,7 @@
 #   make fuzz FUZZ_SECONDS=60 FUZZ_FLAGS=-jobs=4
 
 FUZZ_O		:= $(O)/fuzz
-FUZZ_NAMES	:= abidocs what vmlinux
+FUZZ_NAMES	:= abidocs what vmlinux diff
 FUZZ_BINS	:= $(FUZZ_NAMES:%=$(FUZZ_O)/fuzz-%)
 FUZZ_SECONDS	?= 600
 FUZZ_FLAGS	?=
@@ -105,6 +105,22 @@ fuzz-seed:
 		__do_sys_ linux_banner __start_syscalls_metadata .symtab .debug_info \
 		>$(FUZZ_O)/vmlinux.dict && \
 	echo "    3 ELF files in $$corpus"
+	$(Q)corpus=$(FUZZ_O)/corpus-diff; mkdir -p $$corpus && n=0 && \
+	for old in tests/fixtures/diff/*.old.json; do \
+		name=$$(basename $$old .old.json); \
+		{ cat $$old; printf '\0'; cat tests/fixtures/diff/$$name.new.json; } \
+			>$$corpus/pair-$$name || exit 2; \
+		n=$$((n + 1)); \
+	done && \
+	for f in tests/fixtures/snapshots/*.json; do \
+		cp $$f $$corpus/self-$$(basename $$f) || exit 2; n=$$((n + 1)); \
+	done && \
+	printf '"%s"\n' '"path"' '"kind"' '"mode"' '"target"' '"value"' '"shape"' \
+		'"level"' '"file"' '"what"' '"members"' '"offset"' '"size"' '"type"' \
+		'"enumerators"' '"abi"' '"nr"' '"args"' '"dir"' '"link"' '"0644"' \
+		'"stable"' '"testing"' '"obsolete"' '"removed"' '\x00' \
+		>$(FUZZ_O)/diff.dict && \
+	echo "    $$n snapshot pairs in $$corpus"
 
 # One fuzzer for FUZZ_SECONDS; new inputs go to its corpus, crashes, leaks,
 # timeouts and out-of-memory inputs to $(FUZZ_O)/crashes-NAME/.
