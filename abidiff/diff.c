@@ -319,10 +319,15 @@ static struct what_ref *index_what(const struct snapshot *s, size_t *nr)
 	return v;
 }
 
-/* The first entry of @idx documenting one of @e's patterns, or -1. */
+/*
+ * The entry of @idx (indexing @docs) that documents one of @e's patterns,
+ * or -1.  When several do (a pattern two files document), one at @e's own
+ * level is taken: that is the entry itself, and no move.
+ */
 static int32_t find_entry(const struct what_ref *idx, size_t nr,
-			  const struct doc_entry *e)
+			  const struct doc_entry *docs, const struct doc_entry *e)
 {
+	int32_t found = -1;
 	size_t i, lo, hi;
 
 	for (i = 0; i < e->nr_what; i++) {
@@ -336,10 +341,14 @@ static int32_t find_entry(const struct what_ref *idx, size_t nr,
 			else
 				hi = mid;
 		}
-		if (lo < nr && !strcmp(idx[lo].what, e->what[i]))
-			return idx[lo].entry;
+		for (; lo < nr && !strcmp(idx[lo].what, e->what[i]); lo++) {
+			if (docs[idx[lo].entry].level == e->level)
+				return idx[lo].entry;
+			if (found < 0)
+				found = idx[lo].entry;
+		}
 	}
-	return -1;
+	return found;
 }
 
 /*
@@ -402,7 +411,7 @@ static int diff_docs(const struct snapshot *old, const struct snapshot *new,
 
 	for (i = 0; !err && i < old->docs.nr; i++) {
 		const struct doc_entry *e = &old->docs.v[i];
-		int32_t j = find_entry(new_idx, nr_new, e);
+		int32_t j = find_entry(new_idx, nr_new, new->docs.v, e);
 		int kind = j < 0 ? CHANGE_DOC_DROPPED :
 			   level_transition(e->level, new->docs.v[j].level);
 
@@ -412,7 +421,7 @@ static int diff_docs(const struct snapshot *old, const struct snapshot *new,
 	for (i = 0; !err && i < new->docs.nr; i++) {
 		const struct doc_entry *e = &new->docs.v[i];
 
-		if (e->nr_what && find_entry(old_idx, nr_old, e) < 0)
+		if (e->nr_what && find_entry(old_idx, nr_old, old->docs.v, e) < 0)
 			err = doc_change(old, new, CHANGE_DOC_ADDED, -1, i, d);
 	}
 	free(old_idx);

@@ -139,15 +139,18 @@ is "$?" 0 "and the message names the vmlinux it looked for"
 # the same reports from the build with ASan and UBSan
 ASAN=$TOP/build/asan/kabidiff
 
-# found by fuzz-diff: a path without '/' has no parent, and a member name a
-# damaged snapshot repeats is paired by its rank
+# found by fuzz-diff: a path without '/' has no parent, a member name a
+# damaged snapshot repeats is paired by its rank, and of two entries that
+# document one pattern at two levels each is paired with itself
 printf '%s\n' '{"format": "kabidiff-snapshot", "version": 1, "kernel": {},' \
 	'"sysfs": [{"path": "relative", "kind": "file", "mode": "0444"}],' \
 	'"types": {"struct twice": {"kind": "struct", "size": 8, "members": [' \
 	'{"name": "m", "type": "int", "offset": 0, "size": 4},' \
-	'{"name": "m", "type": "int", "offset": 4, "size": 4}]}}}' >"$TMP/odd.json"
+	'{"name": "m", "type": "int", "offset": 4, "size": 4}]}},' \
+	'"docs": [{"level": "private", "file": "private/a", "line": 1, "what": ["/sys/x"]},' \
+	'{"level": "removed", "file": "removed/b", "line": 1, "what": ["/sys/x"]}]}' >"$TMP/odd.json"
 "$ASAN" diff "$TMP/odd.json" "$TMP/odd.json" >"$TMP/asan-out" 2>&1
-is "$?:$(cat "$TMP/asan-out")" "0:" "asan: odd paths and repeated member names, against itself: silent"
+is "$?:$(cat "$TMP/asan-out")" "0:" "asan: odd paths, repeated member names, a pattern at two levels, against itself: silent"
 "$ASAN" diff --color never "$TMP/odd.json" "$D/move.new.json" >"$TMP/asan-out" 2>&1
 is "$?:$(grep -c 'runtime error\|AddressSanitizer' "$TMP/asan-out")" "0:0" \
    "asan: and against another snapshot: no sanitizer report"
