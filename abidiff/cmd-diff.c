@@ -67,11 +67,6 @@ static struct snapshot *load_side(const char *path)
 	return s;
 }
 
-static const char * const part_names[PART_COUNT] = {
-	[PART_SYSFS] = "sysfs", [PART_SYSCALLS] = "syscalls",
-	[PART_TYPES] = "types", [PART_DOCS] = "docs",
-};
-
 /*
  * A part one side lacks is not compared: say so, it is not "no change".
  * Without OLD's documentation every finding is judged undocumented.
@@ -92,8 +87,8 @@ static void warn_uncompared(const struct judgement *j, const char *old_name,
 		if (j->diff->compared[i] || (!collected[0][i] && !collected[1][i]))
 			continue;
 		pr_warn("%s has no %s part: %s not compared",
-			collected[0][i] ? new_name : old_name, part_names[i],
-			part_names[i]);
+			collected[0][i] ? new_name : old_name,
+			change_part__name(i), change_part__name(i));
 	}
 	if (!old->docs.collected && j->nr)
 		pr_warn("%s has no docs part: every change is judged as undocumented",

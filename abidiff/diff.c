@@ -95,6 +95,16 @@ enum change_part change_kind__part(enum change_kind kind)
 	return kinds[kind].part;
 }
 
+const char *change_part__name(enum change_part part)
+{
+	static const char * const names[PART_COUNT] = {
+		[PART_SYSFS] = "sysfs", [PART_SYSCALLS] = "syscalls",
+		[PART_TYPES] = "types", [PART_DOCS] = "docs",
+	};
+
+	return part < PART_COUNT ? names[part] : NULL;
+}
+
 const char *change_class__name(enum change_class class)
 {
 	return class < CLASS_COUNT ? class_names[class] : NULL;

@@ -129,6 +129,9 @@ int change_kind__parse(const char *name, enum change_kind *out);
 enum change_class change_kind__class(enum change_kind kind);
 enum change_part change_kind__part(enum change_kind kind);
 
+/* change_part__name() - "sysfs", "syscalls", "types" or "docs". */
+const char *change_part__name(enum change_part part);
+
 const char *change_class__name(enum change_class class);
 /* change_class__parse() - 0 and the class in @out, or -EINVAL. */
 int change_class__parse(const char *name, enum change_class *out);

@@ -81,15 +81,11 @@ static json_t *unused_waivers_json(const struct judgement *j)
 
 static json_t *compared_json(const struct diff *d)
 {
-	static const char * const names[PART_COUNT] = {
-		[PART_SYSFS] = "sysfs", [PART_SYSCALLS] = "syscalls",
-		[PART_TYPES] = "types", [PART_DOCS] = "docs",
-	};
 	json_t *arr = json_array();
 	int i;
 
 	for (i = 0; arr && i < PART_COUNT; i++) {
-		if (d->compared[i] && json_array_append_new(arr, json_string(names[i]))) {
+		if (d->compared[i] && json_array_append_new(arr, json_string(change_part__name(i)))) {
 			json_decref(arr);
 			return NULL;
 		}

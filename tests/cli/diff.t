@@ -69,6 +69,12 @@ for f in "$FIXTURES"/snapshots/*.json "$D"/*.old.json "$D"/*.new.json; do
 	is "$status:$out:$err" "0::" "kabidiff X X is silent: ${f#"$FIXTURES"/}"
 done
 
+# a part one side lacks is said to be left out, not taken for "no change"
+run_kabidiff diff "$FIXTURES/snapshots/minimal.json" "$D/move.new.json"
+is "$status:$out:$err" "0::kabidiff: warning: $FIXTURES/snapshots/minimal.json has no sysfs part: sysfs not compared
+kabidiff: warning: $FIXTURES/snapshots/minimal.json has no docs part: docs not compared" \
+   "a part only one side has: a warning each, nothing compared"
+
 # waivers: the testing pair's changes all accepted, one waiver unused
 run_kabidiff diff --color never --waivers "$D/waivers.txt" "$D/testing.old.json" "$D/testing.new.json"
 is "$status" 0 "waivers: every break accepted, exit 0"
