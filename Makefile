@@ -4,6 +4,7 @@
 #
 #   make                 build ./build/kabidiff
 #   make check           install missing Debian packages, build, run all tests
+#   make check-layers    check that each file includes only what its layer may
 #   make deps            install the missing Debian packages only
 #   make bench           time kabidiff against the reference tools
 #   make fuzz            run the libFuzzer harnesses (tests/fuzz/README.md)
@@ -24,7 +25,8 @@ O		:= build
 ASAN_O		:= $(O)/asan
 
 CFLAGS		?= -O2 -g
-BASIC_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE -Wall -Wformat=2 -MMD -MP -I. -Iabidiff \
+BASIC_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE -Wall -Wformat=2 -MMD -MP \
+		   -include abidiff/lib/banned.h \
 		   -DKABIDIFF_VERSION='"$(VERSION)"' \
 		   -DKABIDIFF_LIBEXECDIR='"$(LIBEXECDIR)"' \
 		   $(shell $(PKG_CONFIG) --cflags jansson libdw libgit2 2>/dev/null)
@@ -53,26 +55,24 @@ QUIET_LINK	= @echo '  LINK    ' $@;
 Q		= @
 endif
 
-# Everything but the command line: shared by the program and the tests.
-MODEL_SRCS	:= abidiff/print.c abidiff/array.c abidiff/bytes.c abidiff/jstr.c \
-		   abidiff/fileio.c abidiff/model.c abidiff/atomic-file.c \
-		   abidiff/snapshot-json.c abidiff/what-index.c
-ENGINE_SRCS	:= abidiff/sysfs-tree.c abidiff/docmatch.c abidiff/diff.c \
-		   abidiff/diff-sysfs.c abidiff/diff-types.c abidiff/policy.c \
-		   abidiff/report-text.c abidiff/report-json.c \
-		   abidiff/report-markdown.c
-COLLECTOR_SRCS	:= collectors/abidocs/parse.c collectors/abidocs/collect.c \
-		   collectors/abidocs/git.c \
-		   collectors/sysfs/sysfs-dir.c collectors/sysfs/stream.c \
-		   collectors/sysfs/initramfs.c collectors/sysfs/boot.c \
+# Everything but the command line, by layer (docs/design.md): shared by the
+# program, the tests and the fuzzers.
+BASE_SRCS	:= $(addprefix abidiff/lib/,print.c array.c bytes.c fileio.c \
+			atomic-file.c) \
+		   $(addprefix abidiff/model/,jstr.c model.c snapshot-json.c)
+ENGINE_SRCS	:= $(addprefix abidiff/match/,what-index.c sysfs-tree.c docmatch.c) \
+		   $(addprefix abidiff/diff/,diff.c sysfs.c types.c) \
+		   abidiff/policy/policy.c \
+		   $(addprefix abidiff/report/,text.c json.c markdown.c)
+COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
+		   $(addprefix collectors/sysfs/,sysfs-dir.c stream-reader.c \
+			initramfs.c boot.c) \
 		   guest-agent/walk.c \
-		   collectors/vmlinux/kimage.c collectors/vmlinux/types.c \
-		   collectors/vmlinux/vmlinux.c
-LIB_SRCS	:= $(MODEL_SRCS) $(ENGINE_SRCS) $(COLLECTOR_SRCS)
-CLI_SRCS	:= abidiff/main.c abidiff/cmd-bisect.c abidiff/cmd-check.c \
-		   abidiff/cmd-collect.c \
-		   abidiff/cmd-diff.c abidiff/cmd-docs.c abidiff/cmd-show.c \
-		   abidiff/cmd-undocumented.c
+		   $(addprefix collectors/vmlinux/,kimage.c types.c vmlinux.c)
+LIB_SRCS	:= $(BASE_SRCS) $(ENGINE_SRCS) $(COLLECTOR_SRCS)
+CLI_SRCS	:= abidiff/main.c \
+		   $(addprefix abidiff/builtin/,bisect.c check.c collect.c diff.c \
+			docs.c show.c undocumented.c)
 UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \
 		   test-abidocs test-docmatch test-diff-types
 
@@ -117,13 +117,25 @@ $(O)/kabi-agent-static: $(AGENT_OBJS)
 $(ASAN_O)/kabidiff: $(CLI_OBJS:$(O)/%=$(ASAN_O)/%) $(LIB_OBJS:$(O)/%=$(ASAN_O)/%)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $^ $(LIBS)
 
+# Include paths by layer: a file names a header by its folder ("lib/print.h",
+# "collectors/sysfs/boot.h"), and sees only the roots its layer may use.
+# make check-layers checks the includes themselves.
+INCLUDES	:= -Iabidiff
+SELF_CONTAINED	:= abidiff/lib/%.o guest-agent/%.o
+TOP_LEVEL	:= abidiff/main.o abidiff/builtin/%.o abidiff/cli/%.o \
+		   collectors/sysfs/%.o tests/%.o
+$(addprefix $(O)/,$(SELF_CONTAINED)) $(addprefix $(ASAN_O)/,$(SELF_CONTAINED)): \
+	INCLUDES :=
+$(addprefix $(O)/,$(TOP_LEVEL)) $(addprefix $(ASAN_O)/,$(TOP_LEVEL)): \
+	INCLUDES := -Iabidiff -I.
+
 $(ASAN_O)/%.o: %.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
-	$(QUIET_CC)$(CC) $(BASIC_CFLAGS) $(CFLAGS) $(SANITIZE) -c -o $@ $<
+	$(QUIET_CC)$(CC) $(BASIC_CFLAGS) $(INCLUDES) $(CFLAGS) $(SANITIZE) -c -o $@ $<
 
 $(O)/%.o: %.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
-	$(QUIET_CC)$(CC) $(BASIC_CFLAGS) $(CFLAGS) -c -o $@ $<
+	$(QUIET_CC)$(CC) $(BASIC_CFLAGS) $(INCLUDES) $(CFLAGS) -c -o $@ $<
 
 $(O)/tests/unit/%: $(O)/tests/unit/%.o $(LIB_OBJS)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
@@ -160,8 +172,12 @@ deps:
 check: deps
 	$(Q)$(MAKE) --no-print-directory test
 
-test: all $(ASAN_O)/kabidiff $(UNIT_BINS)
+test: check-layers all $(ASAN_O)/kabidiff $(UNIT_BINS)
 	$(PROVE) $(PROVE_FLAGS) $(UNIT_BINS) tests/cli/*.t tests/agent/*.t tests/kernel/*.t
+
+# Every file includes only what its layer may (docs/design.md).
+check-layers:
+	$(Q)scripts/check-layers
 
 # Timings never go in the tests: they are printed here, against the
 # reference tools measured in the same run.
@@ -209,7 +225,7 @@ install: all
 clean:
 	$(RM) -r $(O)
 
-.PHONY: all deps check test bench bench-run fixture-kernels demo demo-run \
+.PHONY: all deps check check-layers test bench bench-run fixture-kernels demo demo-run \
 	install clean
 
 include tests/fuzz/fuzz.mk

@@ -13,10 +13,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "compiler.h"
-#include "print.h"
-#include "banned.h"
+#include "cli/cli.h"
+#include "lib/compiler.h"
+#include "lib/print.h"
 
 bool json_output;
 

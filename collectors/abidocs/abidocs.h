@@ -13,9 +13,21 @@
 
 #include <stddef.h>
 
-#include "model.h"
+#include "model/model.h"
 
+/*
+ * A check of one What: pattern's syntax: 0, or -EINVAL with a static reason
+ * in *@why.  The grammar is the matcher's, which a collector may not include
+ * (docs/design.md): the caller passes what_pattern__check().
+ */
+typedef int (*abidocs_check_fn)(const char *pattern, const char **why);
+
+/*
+ * What the caller sets, @check_pattern (NULL checks nothing), and the counts
+ * a collection returns.
+ */
 struct abidocs_stats {
+	abidocs_check_fn check_pattern;
 	unsigned int files;
 	unsigned int entries;
 	unsigned int warnings;

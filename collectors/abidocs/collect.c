@@ -11,12 +11,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/bytes.h"
+#include "lib/fileio.h"
+#include "lib/print.h"
 #include "abidocs.h"
 #include "tree.h"
-#include "bytes.h"
-#include "fileio.h"
-#include "print.h"
-#include "banned.h"
 
 /* Subdirectories of a level deeper than this are not read. */
 #define MAX_DEPTH	8

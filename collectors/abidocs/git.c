@@ -16,10 +16,9 @@
 
 #include <git2.h>
 
+#include "lib/print.h"
 #include "abidocs.h"
-#include "print.h"
 #include "tree.h"
-#include "banned.h"
 
 /* A Documentation/ABI tree of one commit. */
 struct git_docs {

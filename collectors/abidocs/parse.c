@@ -23,10 +23,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/print.h"
 #include "abidocs.h"
-#include "print.h"
-#include "what-index.h"
-#include "banned.h"
 
 enum field {
 	F_NONE,
@@ -222,7 +220,8 @@ static int add_patterns(struct parser *p, struct doc_entry *d)
 		if (!what)
 			return -ENOMEM;
 		/* "devfs", "ip_queue": named interfaces, not paths to match */
-		if (what[0] == '/' && what_pattern__check(what, &why)) {
+		if (what[0] == '/' && p->st->check_pattern &&
+		    p->st->check_pattern(what, &why)) {
 			warn(p, "unparsable What: pattern \"%s\": %s", what, why);
 			p->malformed = true;
 		}

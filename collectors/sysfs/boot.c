@@ -19,11 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/fileio.h"
+#include "lib/print.h"
 #include "boot.h"
-#include "fileio.h"
-#include "print.h"
-#include "stream.h"
-#include "banned.h"
+#include "stream-reader.h"
 
 #define QEMU		"qemu-system-x86_64"
 #define CONSOLE_TAIL	8	/* console lines quoted when the guest fails */

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "model.h"
+#include "model/model.h"
 
 struct boot_options {
 	const char *image;	/* the bzImage */

@@ -16,11 +16,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "atomic-file.h"
+#include "lib/atomic-file.h"
+#include "lib/fileio.h"
+#include "lib/print.h"
 #include "boot.h"
-#include "fileio.h"
-#include "print.h"
-#include "banned.h"
 
 struct entry {
 	const char *name;

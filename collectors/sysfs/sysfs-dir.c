@@ -4,10 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "guest-agent/walk.h"
-#include "print.h"
+#include "guest-agent/exports.h"
+#include "lib/print.h"
 #include "sysfs-dir.h"
-#include "banned.h"
 
 struct collect {
 	const char *prefix;

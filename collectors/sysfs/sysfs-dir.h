@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "model.h"
+#include "model/model.h"
 
 /*
  * sysfs_dir__collect() - add every node under @dir to @s as the tree @prefix

@@ -14,9 +14,8 @@
 
 #include <libelf.h>
 
+#include "lib/print.h"
 #include "kimage.h"
-#include "print.h"
-#include "banned.h"
 
 static int ksym_addr_cmp(const void *pa, const void *pb)
 {

@@ -25,9 +25,8 @@
 
 #include <dwarf.h>
 
-#include "array.h"
+#include "lib/array.h"
 #include "types.h"
-#include "banned.h"
 
 /* A name -> value map for the closure: the types recorded, by name. */
 struct name_slot {

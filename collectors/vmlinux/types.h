@@ -8,7 +8,7 @@
 
 #include <elfutils/libdw.h>
 
-#include "model.h"
+#include "model/model.h"
 
 struct type_closure;
 

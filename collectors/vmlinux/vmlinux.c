@@ -29,13 +29,12 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 
-#include "array.h"
-#include "fileio.h"
+#include "lib/array.h"
+#include "lib/fileio.h"
+#include "lib/print.h"
 #include "kimage.h"
-#include "print.h"
 #include "types.h"
 #include "vmlinux.h"
-#include "banned.h"
 
 #define ENTRY_PREFIX	"__x64_sys_"
 #define NOT_IMPLEMENTED	"__x64_sys_ni_syscall"

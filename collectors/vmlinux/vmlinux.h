@@ -7,7 +7,7 @@
 #ifndef KABIDIFF_VMLINUX_H
 #define KABIDIFF_VMLINUX_H
 
-#include "model.h"
+#include "model/model.h"
 
 struct vmlinux_stats {
 	unsigned int table;		/* slots in sys_call_table */

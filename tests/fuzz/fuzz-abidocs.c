@@ -22,9 +22,10 @@
 #include <stdlib.h>
 
 #include "collectors/abidocs/abidocs.h"
-#include "model.h"
-#include "print.h"
-#include "snapshot-json.h"
+#include "lib/print.h"
+#include "match/what-index.h"
+#include "model/model.h"
+#include "model/snapshot-json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -40,7 +41,7 @@ static void check(int err, const char *what)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct abidocs_stats st = { 0 };
+	struct abidocs_stats st = { .check_pattern = what_pattern__check };
 	struct snapshot *s;
 	int err;
 

@@ -20,11 +20,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "diff.h"
-#include "policy.h"
-#include "print.h"
-#include "report.h"
-#include "snapshot-json.h"
+#include "diff/diff.h"
+#include "lib/print.h"
+#include "model/snapshot-json.h"
+#include "policy/policy.h"
+#include "report/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

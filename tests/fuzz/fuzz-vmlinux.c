@@ -20,8 +20,8 @@
 #include <unistd.h>
 
 #include "collectors/vmlinux/vmlinux.h"
-#include "model.h"
-#include "print.h"
+#include "lib/print.h"
+#include "model/model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

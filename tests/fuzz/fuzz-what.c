@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler.h"
-#include "what-index.h"
+#include "lib/compiler.h"
+#include "match/what-index.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -20,10 +20,10 @@ FUZZ_CC		?= clang
 # Clang's -Wformat=2, unlike gcc's, flags vfprintf() in the print callback.
 FUZZ_CFLAGS	:= -g -O1 -fsanitize=fuzzer,address,undefined \
 		   -fno-sanitize-recover=all -fno-omit-frame-pointer \
-		   $(filter-out -Werror -MMD -MP,$(BASIC_CFLAGS)) \
+		   $(filter-out -Werror -MMD -MP,$(BASIC_CFLAGS)) -Iabidiff -I. \
 		   -Wno-format-nonliteral
 # No dependency files here: the sources are compiled and linked in one go.
-FUZZ_HDRS	:= $(wildcard abidiff/*.h collectors/*/*.h guest-agent/*.h)
+FUZZ_HDRS	:= $(shell find abidiff collectors guest-agent -name "*.h")
 FUZZ_PACKAGES	:= clang libclang-rt-14-dev libjansson-dev pkg-config perl
 
 ifneq ($(V),1)

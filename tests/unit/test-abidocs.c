@@ -12,7 +12,8 @@
 #include <cmocka.h>
 
 #include "collectors/abidocs/abidocs.h"
-#include "print.h"
+#include "lib/print.h"
+#include "match/what-index.h"
 
 static char warnings[4096];
 
@@ -32,6 +33,7 @@ static struct snapshot *parse(const char *file, const char *text,
 	struct snapshot *s = snapshot__new();
 
 	memset(st, 0, sizeof(*st));
+	st->check_pattern = what_pattern__check;
 	warnings[0] = '\0';
 	kabi_set_print(capture);
 	assert_int_equal(abidocs__parse(file, LEVEL_TESTING, text, strlen(text),

@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "bytes.h"
-#include "jstr.h"
+#include "lib/bytes.h"
+#include "model/jstr.h"
 
 static size_t len_of(const char *s)
 {

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "diff-parts.h"
+#include "diff/parts.h"
 
 static struct type_def *type(struct snapshot *s, const char *name,
 			     enum type_kind kind, uint64_t size,

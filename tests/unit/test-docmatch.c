@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "docmatch.h"
+#include "match/docmatch.h"
 
 static void node(struct snapshot *s, const char *path, enum node_kind kind,
 		 const char *target)

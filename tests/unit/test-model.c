@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "model.h"
-#include "print.h"
+#include "lib/print.h"
+#include "model/model.h"
 
 static char last_message[512];
 

@@ -16,9 +16,9 @@
 
 #include <cmocka.h>
 
-#include "model.h"
-#include "print.h"
-#include "snapshot-json.h"
+#include "lib/print.h"
+#include "model/model.h"
+#include "model/snapshot-json.h"
 
 #define FIXTURE(name) SRCDIR "/tests/fixtures/snapshots/" name
 

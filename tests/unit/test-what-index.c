@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "what-index.h"
+#include "match/what-index.h"
 
 static void count_match(uint32_t id, bool dir_only, void *ctx)
 {

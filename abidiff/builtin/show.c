@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kabidiff show [--json] SNAPSHOT
+ *
+ * The text form summarises a snapshot: the kernel, counts per part and the
+ * top-level sysfs directories.  The JSON form re-emits the snapshot itself in
+ * canonical form, so `show --json` of a canonical file reproduces it byte for
+ * byte.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "lib/bytes.h"
+#include "lib/compiler.h"
+#include "model/model.h"
+#include "model/snapshot-json.h"
+
+static const char show_usage[] =
+	"Usage: kabidiff show [--json] SNAPSHOT\n\n"
+	"Summarise SNAPSHOT: the kernel it describes, what each part holds and\n"
+	"the top-level sysfs directories.  With --json, print the snapshot itself\n"
+	"as canonical JSON.\n";
+
+/* A top-level directory of the sysfs part ("/sys/kernel", "/proc/sys/vm"). */
+struct top_dir {
+	const char *path;	/* borrowed from the snapshot; only len bytes */
+	size_t len;
+	size_t nodes;
+};
+
+struct abi_count {
+	const char *abi;	/* borrowed from the snapshot */
+	size_t total;
+	size_t implemented;
+};
+
+struct show_summary {
+	const struct snapshot *s;
+	struct abi_count *abis;
+	size_t nr_abis;
+	size_t types[TYPE_KIND_COUNT];
+	size_t nodes[NODE_KIND_COUNT];
+	size_t docs[LEVEL_COUNT];
+	struct top_dir *dirs;
+	size_t nr_dirs;
+};
+
+/*
+ * The length of @path's top-level directory: the first component below the
+ * tree the path lives in ("/proc/sys" or "/sys"), or the first component of
+ * any other path.
+ */
+static size_t top_dir_len(const char *path)
+{
+	static const char *const roots[] = { "/proc/sys/", "/sys/", "/" };
+	const char *rest, *slash;
+	size_t i, root;
+
+	for (i = 0; i < ARRAY_SIZE(roots); i++) {
+		root = strlen(roots[i]);
+		if (!strncmp(path, roots[i], root))
+			break;
+	}
+	if (i == ARRAY_SIZE(roots))
+		return strlen(path);
+	rest = path + root;
+	slash = strchr(rest, '/');
+	return slash ? (size_t)(slash - path) : strlen(path);
+}
+
+static int top_dir_cmp(const void *pa, const void *pb)
+{
+	const struct top_dir *a = pa, *b = pb;
+	int c = memcmp(a->path, b->path, a->len < b->len ? a->len : b->len);
+
+	if (c)
+		return c;
+	return (a->len > b->len) - (a->len < b->len);
+}
+
+/* Count nodes per top-level directory: sort the prefixes, merge equal runs. */
+static int count_top_dirs(struct show_summary *sum)
+{
+	const struct snapshot *s = sum->s;
+	struct top_dir *dirs;
+	size_t i, n = 0;
+
+	if (!s->sysfs.nr)
+		return 0;
+	dirs = calloc(s->sysfs.nr, sizeof(*dirs));
+	if (!dirs)
+		return -1;
+	for (i = 0; i < s->sysfs.nr; i++) {
+		dirs[i].path = s->sysfs.v[i].path;
+		dirs[i].len = top_dir_len(dirs[i].path);
+	}
+	qsort(dirs, s->sysfs.nr, sizeof(*dirs), top_dir_cmp);
+	for (i = 0; i < s->sysfs.nr; i++) {
+		if (n && !top_dir_cmp(&dirs[n - 1], &dirs[i])) {
+			dirs[n - 1].nodes++;
+			continue;
+		}
+		dirs[n] = dirs[i];
+		dirs[n++].nodes = 1;
+	}
+	sum->dirs = dirs;
+	sum->nr_dirs = n;
+	return 0;
+}
+
+/* Syscalls are sorted by ABI, so each ABI is one run. */
+static int count_abis(struct show_summary *sum)
+{
+	const struct snapshot *s = sum->s;
+	size_t i;
+
+	if (!s->syscalls.nr)
+		return 0;
+	sum->abis = calloc(s->syscalls.nr, sizeof(*sum->abis));
+	if (!sum->abis)
+		return -1;
+	for (i = 0; i < s->syscalls.nr; i++) {
+		const struct syscall *sc = &s->syscalls.v[i];
+		struct abi_count *last = sum->nr_abis ?
+			&sum->abis[sum->nr_abis - 1] : NULL;
+
+		if (!last || strcmp(last->abi, sc->abi)) {
+			last = &sum->abis[sum->nr_abis++];
+			last->abi = sc->abi;
+		}
+		last->total++;
+		last->implemented += sc->implemented;
+	}
+	return 0;
+}
+
+static int summarise(const struct snapshot *s, struct show_summary *sum)
+{
+	size_t i;
+
+	memset(sum, 0, sizeof(*sum));
+	sum->s = s;
+	for (i = 0; i < s->types.nr; i++)
+		sum->types[s->types.v[i].kind]++;
+	for (i = 0; i < s->sysfs.nr; i++)
+		sum->nodes[s->sysfs.v[i].kind]++;
+	for (i = 0; i < s->docs.nr; i++)
+		sum->docs[s->docs.v[i].level]++;
+	if (count_abis(sum) || count_top_dirs(sum))
+		return -1;
+	return 0;
+}
+
+static void summary__release(struct show_summary *sum)
+{
+	free(sum->abis);
+	free(sum->dirs);
+}
+
+static void show_field(const char *label, const char *value)
+{
+	printf("%-12s", label);
+	if (value)
+		fputs_quoted(value, stdout);
+	else
+		fputs("(unknown)", stdout);
+	putchar('\n');
+}
+
+/*
+ * One line for a part: "label  N unit: 12 struct, 3 union" with the non-zero
+ * counts of @counts, or that the part was not collected.
+ */
+static void show_part(const char *label, bool collected, size_t nr,
+		      const char *unit, const size_t *counts, size_t n,
+		      const char *(*name)(unsigned int))
+{
+	const char *sep = ": ";
+	size_t i;
+
+	printf("%-12s", label);
+	if (!collected) {
+		puts("not collected");
+		return;
+	}
+	printf("%zu%s", nr, unit);
+	for (i = 0; i < n; i++) {
+		if (!counts[i])
+			continue;
+		printf("%s%zu %s", sep, counts[i], name(i));
+		sep = ", ";
+	}
+	putchar('\n');
+}
+
+static const char *kind_name(unsigned int i)
+{
+	return type_kind__name(i);
+}
+
+static const char *node_name(unsigned int i)
+{
+	return node_kind__name(i);
+}
+
+static const char *level_name(unsigned int i)
+{
+	return abi_level__name(i);
+}
+
+static void show_syscalls(const struct show_summary *sum)
+{
+	size_t i;
+
+	printf("%-12s", "syscalls");
+	if (!sum->s->syscalls.collected)
+		fputs("not collected", stdout);
+	else if (!sum->nr_abis)
+		putchar('0');
+	for (i = 0; i < sum->nr_abis; i++) {
+		printf("%s", i ? "; " : "");
+		fputs_quoted(sum->abis[i].abi, stdout);
+		printf(" %zu (%zu implemented)", sum->abis[i].total,
+		       sum->abis[i].implemented);
+	}
+	putchar('\n');
+}
+
+static void show_coverage(const struct coverage *c)
+{
+	printf("%-12s", "coverage");
+	if (c->computed && c->sysfs_nodes)
+		printf("%llu of %llu nodes documented (%.1f%%)\n",
+		       (unsigned long long)c->documented,
+		       (unsigned long long)c->sysfs_nodes,
+		       100.0 * c->documented / c->sysfs_nodes);
+	else
+		puts(c->computed ? "no sysfs nodes" : "not computed");
+}
+
+static void show_parts_text(const struct show_summary *sum)
+{
+	const struct snapshot *s = sum->s;
+
+	show_syscalls(sum);
+	show_part("types", s->types.collected, s->types.nr, "", sum->types,
+		  TYPE_KIND_COUNT, kind_name);
+	show_part("sysfs", s->sysfs.collected, s->sysfs.nr, " nodes",
+		  sum->nodes, NODE_KIND_COUNT, node_name);
+	show_part("docs", s->docs.collected, s->docs.nr, " entries", sum->docs,
+		  LEVEL_COUNT, level_name);
+	show_coverage(&s->coverage);
+}
+
+static void show_summary_text(const struct show_summary *sum)
+{
+	const struct kernel_ident *k = &sum->s->kernel;
+	size_t i;
+
+	show_field("kernel", k->release);
+	show_field("version", k->version);
+	show_field("arch", k->arch);
+	show_field("build id", k->build_id);
+	show_field("git", k->git);
+	show_field("collected", k->collected_by);
+	putchar('\n');
+	show_parts_text(sum);
+	if (!sum->nr_dirs)
+		return;
+	printf("\n%8s  %s\n", "nodes", "top-level directory");
+	for (i = 0; i < sum->nr_dirs; i++) {
+		char *dir = strndup(sum->dirs[i].path, sum->dirs[i].len);
+
+		printf("%8zu  ", sum->dirs[i].nodes);
+		fputs_quoted(dir ? dir : "?", stdout);
+		putchar('\n');
+		free(dir);
+	}
+}
+
+int do_show(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "json",	no_argument,	NULL, 'j' },
+		{ "help",	no_argument,	NULL, 'h' },
+		{ 0 }
+	};
+	struct show_summary sum;
+	struct snapshot *s;
+	int opt, ret = EXIT_OK;
+
+	while ((opt = getopt_long(argc, argv, "jh", options, NULL)) >= 0) {
+		switch (opt) {
+		case 'j':
+			json_output = true;
+			break;
+		case 'h':
+			fputs(show_usage, stdout);
+			return EXIT_OK;
+		default:
+			return usage_hint("show");
+		}
+	}
+	if (argc - optind != 1)
+		return usage_error("show", "show needs exactly one SNAPSHOT");
+
+	s = snapshot__load(argv[optind]);
+	if (!s)
+		return EXIT_TROUBLE;
+	if (json_output) {
+		if (snapshot__write(s, stdout))
+			ret = EXIT_TROUBLE;
+	} else {
+		if (summarise(s, &sum)) {
+			fprintf(stderr, "kabidiff: out of memory\n");
+			ret = EXIT_TROUBLE;
+		} else {
+			show_summary_text(&sum);
+		}
+		summary__release(&sum);
+	}
+	snapshot__free(s);
+	return ret;
+}

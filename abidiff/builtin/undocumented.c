@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kabidiff undocumented (--docs DIR | --docs-git REPO@REV) [--level] [--json]
+ *                       (--sysfs-dir DIR | SNAPSHOT)
+ *
+ * Which sysfs attributes no Documentation/ABI entry documents, and the
+ * coverage per top-level directory; or, with --level, the level of each
+ * documented one.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "collectors/abidocs/abidocs.h"
+#include "collectors/sysfs/sysfs-dir.h"
+#include "lib/bytes.h"
+#include "lib/print.h"
+#include "match/docmatch.h"
+#include "match/what-index.h"
+#include "model/jstr.h"
+#include "model/snapshot-json.h"
+
+static const char undocumented_usage[] =
+	"Usage: kabidiff undocumented (--docs DIR | --docs-git REPO@REV)\n"
+	"                             [--level] [--json] (--sysfs-dir DIR | SNAPSHOT)\n\n"
+	"List the sysfs attributes (files) that no Documentation/ABI entry in\n"
+	"the kernel tree DIR documents, through their real path or any alias\n"
+	"path through links, then the coverage per top-level directory.\n\n"
+	"  --docs DIR        a kernel tree or its Documentation/ABI\n"
+	"  --docs-git REPO@REV  or the Documentation/ABI of revision REV of the\n"
+	"                    git repository REPO, read without a checkout\n"
+	"  --sysfs-dir DIR   walk DIR (a live /sys or a copy) as /sys\n"
+	"  SNAPSHOT          or take the sysfs part of a snapshot\n"
+	"  --level           list each documented attribute with its level and\n"
+	"                    entry instead\n"
+	"  -j, --json        print JSON\n";
+
+/* One line of the coverage table. */
+struct dir_coverage {
+	const char *path;	/* borrowed; only len bytes */
+	size_t len;
+	size_t nodes;
+	size_t documented;
+};
+
+struct undocumented {
+	const struct snapshot *tree;
+	const struct snapshot *docs;
+	int32_t *entry;		/* per node: documenting entry or -1 */
+	struct dir_coverage *dirs;
+	size_t nr_dirs;
+	struct dir_coverage total;
+};
+
+/* What the listing and the coverage count: attributes, as get_abi.pl does. */
+static bool is_attribute(const struct sysfs_node *n)
+{
+	return n->kind == NODE_FILE;
+}
+
+/* "/sys/class/net/eth0/mtu" -> "/sys/class" */
+static size_t top_dir_len(const char *path)
+{
+	const char *p = path;
+	int slashes = 0;
+
+	if (!strncmp(path, "/proc/sys/", 10))
+		slashes = -1;
+	for (; *p; p++)
+		if (*p == '/' && ++slashes == 3)
+			break;
+	return p - path;
+}
+
+static int count_coverage(struct undocumented *u)
+{
+	const struct snapshot *t = u->tree;
+	size_t i;
+
+	u->dirs = calloc(t->sysfs.nr + 1, sizeof(*u->dirs));
+	if (!u->dirs)
+		return -ENOMEM;
+	for (i = 0; i < t->sysfs.nr; i++) {
+		const char *path = t->sysfs.v[i].path;
+		size_t len = top_dir_len(path);
+		struct dir_coverage *d = u->nr_dirs ? &u->dirs[u->nr_dirs - 1] : NULL;
+
+		if (!is_attribute(&t->sysfs.v[i]))
+			continue;
+		/* sorted by path, so a directory's attributes are one run */
+		if (!d || d->len != len || memcmp(d->path, path, len)) {
+			d = &u->dirs[u->nr_dirs++];
+			d->path = path;
+			d->len = len;
+		}
+		d->nodes++;
+		d->documented += u->entry[i] >= 0;
+		u->total.nodes++;
+		u->total.documented += u->entry[i] >= 0;
+	}
+	return 0;
+}
+
+static double percent(const struct dir_coverage *d)
+{
+	return d->nodes ? 100.0 * d->documented / d->nodes : 0.0;
+}
+
+static void show_coverage_row(const struct dir_coverage *d, const char *name)
+{
+	printf("%8zu %10zu %6.1f  ", d->nodes, d->documented, percent(d));
+	fputs_quoted(name, stdout);
+	putchar('\n');
+}
+
+static void show_undocumented_text(const struct undocumented *u)
+{
+	const struct snapshot *t = u->tree;
+	size_t i;
+
+	for (i = 0; i < t->sysfs.nr; i++) {
+		if (!is_attribute(&t->sysfs.v[i]) || u->entry[i] >= 0)
+			continue;
+		fputs_quoted(t->sysfs.v[i].path, stdout);
+		putchar('\n');
+	}
+	printf("\n%8s %10s %6s  %s\n", "nodes", "documented", "%", "directory");
+	for (i = 0; i < u->nr_dirs; i++) {
+		char *name = strndup(u->dirs[i].path, u->dirs[i].len);
+
+		show_coverage_row(&u->dirs[i], name ? name : "?");
+		free(name);
+	}
+	show_coverage_row(&u->total, "total");
+}
+
+static void show_levels_text(const struct undocumented *u)
+{
+	const struct snapshot *t = u->tree;
+	size_t i;
+
+	for (i = 0; i < t->sysfs.nr; i++) {
+		const struct doc_entry *d;
+
+		if (!is_attribute(&t->sysfs.v[i]) || u->entry[i] < 0)
+			continue;
+		d = &u->docs->docs.v[u->entry[i]];
+		printf("%-9s ", abi_level__name(d->level));
+		fputs_quoted(t->sysfs.v[i].path, stdout);
+		printf("  Documentation/ABI/%s#%u\n", d->file, d->line);
+	}
+}
+
+/* One coverage row; the total (@name NULL) names no directory. */
+static json_t *coverage_json(const struct dir_coverage *d, const char *name)
+{
+	if (!name)
+		return json_pack("{s:I, s:I}", "nodes", (json_int_t)d->nodes,
+				 "documented", (json_int_t)d->documented);
+	return json_pack("{s:o, s:I, s:I}", "directory", jstr__new(name),
+			 "nodes", (json_int_t)d->nodes,
+			 "documented", (json_int_t)d->documented);
+}
+
+/* The JSON form of both views: nodes with their entry, then coverage. */
+static json_t *build_json(const struct undocumented *u, bool levels)
+{
+	const struct snapshot *t = u->tree;
+	json_t *nodes = json_array(), *cov = json_array();
+	size_t i;
+	int err = !nodes || !cov;
+
+	for (i = 0; !err && i < t->sysfs.nr; i++) {
+		const struct doc_entry *d;
+		json_t *n;
+
+		if (!is_attribute(&t->sysfs.v[i]) || (u->entry[i] >= 0) != levels)
+			continue;
+		if (!levels) {
+			err = json_array_append_new(nodes, jstr__new(t->sysfs.v[i].path));
+			continue;
+		}
+		d = &u->docs->docs.v[u->entry[i]];
+		n = json_pack("{s:o, s:s, s:o, s:i}",
+			      "path", jstr__new(t->sysfs.v[i].path),
+			      "level", abi_level__name(d->level),
+			      "file", jstr__new(d->file), "line", d->line);
+		err = json_array_append_new(nodes, n);
+	}
+	for (i = 0; !err && i < u->nr_dirs; i++) {
+		char *name = strndup(u->dirs[i].path, u->dirs[i].len);
+
+		err = !name || json_array_append_new(cov, coverage_json(&u->dirs[i], name));
+		free(name);
+	}
+	if (!err)
+		return json_pack("{s:o, s:o, s:o}",
+				 levels ? "documented" : "undocumented", nodes,
+				 "coverage", cov,
+				 "total", coverage_json(&u->total, NULL));
+	json_decref(nodes);
+	json_decref(cov);
+	return NULL;
+}
+
+static int show_json(const struct undocumented *u, bool levels)
+{
+	json_t *root = build_json(u, levels);
+	int err = !root || json_dumpf(root, stdout, JSON_INDENT(2)) ||
+		  putchar('\n') == EOF;
+
+	json_decref(root);
+	return err ? -EIO : 0;
+}
+
+/* The tree to check: a walked directory or a snapshot's sysfs part. */
+static struct snapshot *load_tree(const char *sysfs_dir, const char *file)
+{
+	struct snapshot *s;
+
+	if (file)
+		s = snapshot__load(file);
+	else
+		s = snapshot__new();
+	if (!s)
+		return NULL;
+	if (sysfs_dir && (sysfs_dir__collect(sysfs_dir, "/sys", false, s) ||
+			  snapshot__sort(s, sysfs_dir))) {
+		snapshot__free(s);
+		return NULL;
+	}
+	if (!s->sysfs.collected) {
+		pr_err("%s: the snapshot has no sysfs part", file);
+		snapshot__free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* The documentation: a directory, or REPO@REV when @repo is set. */
+struct docs_source {
+	const char *dir;
+	const char *spec;
+	char *repo;
+	const char *rev;
+};
+
+static int run(const struct docs_source *ds, const char *sysfs_dir,
+	       const char *file, bool levels)
+{
+	struct undocumented u = { 0 };
+	struct abidocs_stats st = { .check_pattern = what_pattern__check };
+	struct snapshot *docs = snapshot__new(), *tree = NULL;
+	int err = docs ? 0 : -ENOMEM;
+
+	kabi_set_print(print_errors_only);
+	if (!err)
+		err = ds->repo ? abidocs__collect_git(ds->repo, ds->rev, docs, &st) :
+		      abidocs__collect(ds->dir, docs, &st);
+	if (!err)
+		err = snapshot__sort(docs, ds->repo ? ds->spec : ds->dir);
+	if (!err) {
+		tree = load_tree(sysfs_dir, file);
+		err = tree ? 0 : -EINVAL;
+	}
+	u.tree = tree;
+	u.docs = docs;
+	if (!err) {
+		u.entry = calloc(tree->sysfs.nr + 1, sizeof(*u.entry));
+		err = u.entry ? docmatch__run(tree, docs, u.entry) : -ENOMEM;
+	}
+	if (!err)
+		err = count_coverage(&u);
+	if (!err && json_output)
+		err = show_json(&u, levels);
+	else if (!err && levels)
+		show_levels_text(&u);
+	else if (!err)
+		show_undocumented_text(&u);
+	if (err == -ENOMEM)
+		pr_err("out of memory");
+	free(u.entry);
+	free(u.dirs);
+	snapshot__free(tree);
+	snapshot__free(docs);
+	return err ? EXIT_TROUBLE : EXIT_OK;
+}
+
+int do_undocumented(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "docs",	required_argument,	NULL, 'd' },
+		{ "docs-git",	required_argument,	NULL, 'g' },
+		{ "sysfs-dir",	required_argument,	NULL, 's' },
+		{ "level",	no_argument,		NULL, 'l' },
+		{ "json",	no_argument,		NULL, 'j' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ 0 }
+	};
+	struct docs_source ds = { 0 };
+	const char *sysfs_dir = NULL;
+	bool levels = false;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "jh", options, NULL)) >= 0) {
+		switch (opt) {
+		case 'd':
+			ds.dir = optarg;
+			break;
+		case 'g':
+			ds.spec = optarg;
+			break;
+		case 's':
+			sysfs_dir = optarg;
+			break;
+		case 'l':
+			levels = true;
+			break;
+		case 'j':
+			json_output = true;
+			break;
+		case 'h':
+			fputs(undocumented_usage, stdout);
+			return EXIT_OK;
+		default:
+			return usage_hint("undocumented");
+		}
+	}
+	if (!ds.dir == !ds.spec)
+		return usage_error("undocumented",
+				   "undocumented needs either --docs DIR or --docs-git REPO@REV");
+	if (!!sysfs_dir + (argc - optind) != 1)
+		return usage_error("undocumented",
+				   "undocumented needs either --sysfs-dir DIR or one SNAPSHOT");
+	if (ds.spec &&
+	    parse_repo_rev("undocumented", ds.spec, &ds.repo, &ds.rev))
+		return EXIT_TROUBLE;
+	ret = run(&ds, sysfs_dir, sysfs_dir ? NULL : argv[optind], levels);
+	free(ds.repo);
+	return ret;
+}

@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The type part of the diff: the layouts of the types syscalls take.
+ *
+ * Types are paired by name and each pair is compared once, member by
+ * member, so a change deep inside a nested structure is reported on the
+ * structure that has it, not again on every type that contains it.
+ *
+ * Where a member's (or a syscall argument's) type is spelt differently on
+ * the two sides ("__u32" and "unsigned int", "struct foo_v1" and "struct
+ * foo"), the spelling is not the change: the question is whether the two
+ * spellings name the same layout.  types_spelling_equiv() answers it the way
+ * libbpf's btf_dedup_is_equiv() compares two type graphs: typedefs are
+ * looked through, pointer and array declarators must agree, and two named
+ * structures are equivalent when their sizes and members agree, members'
+ * types compared recursively.  Type graphs have cycles (a list node points
+ * to its own type), so a pair of types under comparison is assumed
+ * equivalent while its members are compared: a cycle then closes on the
+ * assumption instead of recursing forever, and any real difference on the
+ * way still makes the answer "no".
+ *
+ * A member that takes over reserved space is compatible: new members that
+ * lie within an old member named like padding (is_reserved_name(), after
+ * check-uapi.sh) are reported as "member-reserved-used", and that reserved
+ * member shrinking or going away is not a change.  Whether other
+ * members moved is reported on its own, as their offsets changing.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parts.h"
+
+/* Typedef chains and declarators longer than this are not followed. */
+#define MAX_TYPEDEF_HOPS	16
+#define MAX_EQUIV_DEPTH		64
+
+static const struct type_def *find_type(const struct snapshot *s,
+					const char *name, size_t len)
+{
+	size_t lo = 0, hi = s->types.nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *n = s->types.v[mid].name;
+		int c = strncmp(n, name, len);
+
+		if (!c && n[len])
+			c = 1;
+		if (!c)
+			return &s->types.v[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* A spelling split into the type it starts with and its declarator. */
+struct spelling {
+	const struct type_def *base;	/* NULL: not a type of the snapshot */
+	char text[256];			/* the base's name, or the whole spelling */
+	char decl[64];			/* "*", "[4]", "**": spaces and qualifiers dropped */
+};
+
+static const char *skip_qualifiers(const char *s)
+{
+	for (;;) {
+		if (!strncmp(s, "const ", 6))
+			s += 6;
+		else if (!strncmp(s, "volatile ", 9))
+			s += 9;
+		else
+			return s;
+	}
+}
+
+/* Append @decl to @out without spaces and "const"/"volatile". */
+static void add_declarator(char *out, size_t size, const char *decl)
+{
+	size_t len = strlen(out);
+
+	while (*decl && len + 1 < size) {
+		if (!strncmp(decl, "const", 5) || !strncmp(decl, "volatile", 8)) {
+			decl += *decl == 'c' ? 5 : 8;
+			continue;
+		}
+		if (*decl != ' ')
+			out[len++] = *decl;
+		decl++;
+	}
+	out[len] = '\0';
+}
+
+/* The longest prefix of @s at a token boundary that names a type of @snap. */
+static const struct type_def *base_of(const struct snapshot *snap,
+				      const char *s, size_t *len)
+{
+	size_t n;
+
+	for (n = strlen(s); n > 0; n--) {
+		const struct type_def *t;
+
+		if (s[n] && !strchr(" *[(", s[n]))
+			continue;
+		t = find_type(snap, s, n);
+		if (t) {
+			*len = n;
+			return t;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Split @s into base type and declarator, looking through typedefs: the
+ * declarator of "foo_t *" where foo_t is "struct foo *" is "**".
+ */
+static void resolve(const struct snapshot *snap, const char *s,
+		    struct spelling *out)
+{
+	char next[256];
+	int hops;
+
+	out->decl[0] = '\0';
+	snprintf(out->text, sizeof(out->text), "%s", skip_qualifiers(s));
+	for (hops = 0; hops < MAX_TYPEDEF_HOPS; hops++) {
+		size_t len = 0;
+		const struct type_def *t = base_of(snap, out->text, &len);
+
+		out->base = t;
+		if (!t)
+			return;
+		/* the declarator seen so far goes outside this one's */
+		snprintf(next, sizeof(next), "%s", out->decl);
+		out->decl[0] = '\0';
+		add_declarator(out->decl, sizeof(out->decl), out->text + len);
+		add_declarator(out->decl, sizeof(out->decl), next);
+		out->text[len] = '\0';
+		if (t->kind != TYPE_TYPEDEF || !t->target)
+			return;
+		snprintf(out->text, sizeof(out->text), "%s",
+			 skip_qualifiers(t->target));
+	}
+}
+
+struct equiv {
+	const struct snapshot *old, *new;
+	struct { const struct type_def *a, *b; } *assumed;
+	size_t nr, alloc;
+	int depth;
+};
+
+static int spellings_equiv(struct equiv *eq, const char *a, const char *b);
+
+static bool assumed(const struct equiv *eq, const struct type_def *a,
+		    const struct type_def *b)
+{
+	size_t i;
+
+	for (i = 0; i < eq->nr; i++)
+		if (eq->assumed[i].a == a && eq->assumed[i].b == b)
+			return true;
+	return false;
+}
+
+static int assume(struct equiv *eq, const struct type_def *a,
+		  const struct type_def *b)
+{
+	if (eq->nr == eq->alloc) {
+		size_t alloc = eq->alloc ? eq->alloc * 2 : 16;
+		void *v = realloc(eq->assumed, alloc * sizeof(*eq->assumed));
+
+		if (!v)
+			return -ENOMEM;
+		eq->assumed = v;
+		eq->alloc = alloc;
+	}
+	eq->assumed[eq->nr].a = a;
+	eq->assumed[eq->nr++].b = b;
+	return 0;
+}
+
+static bool same_name(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+static int members_equiv(struct equiv *eq, const struct type_def *a,
+			 const struct type_def *b)
+{
+	size_t i;
+	int same = a->nr_members == b->nr_members;
+
+	for (i = 0; same > 0 && i < a->nr_members; i++) {
+		const struct type_member *ma = &a->members[i], *mb = &b->members[i];
+
+		same = same_name(ma->name, mb->name) && ma->offset == mb->offset &&
+		       ma->size == mb->size && ma->bitfield == mb->bitfield &&
+		       ma->bit_offset == mb->bit_offset &&
+		       ma->bit_size == mb->bit_size;
+		if (same)
+			same = spellings_equiv(eq, ma->type, mb->type);
+	}
+	return same;
+}
+
+static bool enumerators_equal(const struct type_def *a, const struct type_def *b)
+{
+	size_t i;
+
+	if (a->nr_enumerators != b->nr_enumerators)
+		return false;
+	for (i = 0; i < a->nr_enumerators; i++)
+		if (strcmp(a->enumerators[i].name, b->enumerators[i].name) ||
+		    a->enumerators[i].value != b->enumerators[i].value)
+			return false;
+	return true;
+}
+
+static int types_equiv(struct equiv *eq, const struct type_def *a,
+		       const struct type_def *b)
+{
+	if (a->kind != b->kind || a->incomplete != b->incomplete ||
+	    a->size != b->size)
+		return 0;
+	switch (a->kind) {
+	case TYPE_STRUCT:
+	case TYPE_UNION:
+		if (assumed(eq, a, b))
+			return 1;
+		if (eq->depth == MAX_EQUIV_DEPTH || assume(eq, a, b))
+			return eq->depth == MAX_EQUIV_DEPTH ? 0 : -ENOMEM;
+		return members_equiv(eq, a, b);
+	case TYPE_ENUM:
+		return enumerators_equal(a, b);
+	default:	/* base types: the names differ, and so do they */
+		return 0;
+	}
+}
+
+static int spellings_equiv(struct equiv *eq, const char *a, const char *b)
+{
+	struct spelling sa, sb;
+	int same;
+
+	if (!strcmp(a, b))
+		return 1;	/* the type itself is compared on its own */
+	resolve(eq->old, a, &sa);
+	resolve(eq->new, b, &sb);
+	if (strcmp(sa.decl, sb.decl))
+		return 0;
+	if (!strcmp(sa.text, sb.text))
+		return 1;
+	if (!sa.base || !sb.base)
+		return 0;
+	eq->depth++;
+	same = types_equiv(eq, sa.base, sb.base);
+	eq->depth--;
+	return same;
+}
+
+int types_spelling_equiv(const struct snapshot *old, const struct snapshot *new,
+			 const char *a, const char *b)
+{
+	struct equiv eq = { .old = old, .new = new };
+	int same = spellings_equiv(&eq, a, b);
+
+	free(eq.assumed);
+	return same;
+}
+
+/* Comparing one pair of types of the same name. */
+struct type_pair {
+	const struct snapshot *old, *new;
+	const struct type_def *a, *b;
+	int32_t i, j;
+	struct diff *d;
+	bool *used_b;		/* new members accounted for */
+};
+
+/*
+ * Whether a member's name says it is padding that later members may take:
+ * the names the kernel's scripts/check-uapi.sh treats so, a name ending in
+ * "end", "pad", "padding", "res", "resv", "reserved", "rsvd" or "unused",
+ * most of them optionally followed by a digit ("pad2", "__reserved_1").
+ */
+static bool is_reserved_name(const char *name)
+{
+	static const struct {
+		const char *suffix;
+		bool digit;		/* "pad0" */
+		bool underscore_digit;	/* "pad_0" */
+	} padding[] = {
+		{ "end" }, { "res" }, { "unused" },
+		{ "pad", true, true }, { "padding", true, true },
+		{ "resv", true, true }, { "reserved", true, true },
+		{ "rsvd", true, false },
+	};
+	size_t len, i;
+	bool digit, underscore;
+
+	if (!name)
+		return false;
+	len = strlen(name);
+	digit = len && isdigit((unsigned char)name[len - 1]);
+	len -= digit;
+	underscore = digit && len && name[len - 1] == '_';
+	len -= underscore;
+	for (i = 0; i < ARRAY_SIZE(padding); i++) {
+		size_t n = strlen(padding[i].suffix);
+
+		if (len >= n && !memcmp(name + len - n, padding[i].suffix, n) &&
+		    (!digit || (underscore ? padding[i].underscore_digit :
+				padding[i].digit)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether an enumerator counts or bounds the others ("__IFLA_MAX",
+ * "NUM_FOO", "BAR_COUNT"): its value moves whenever one is added, which
+ * check-uapi.sh does not hold against a change either.
+ */
+static bool is_enum_limit(const char *name)
+{
+	static const char * const suffixes[] = {
+		"_AFTER_LAST", "_CNT", "_COUNT", "_END", "_LAST", "_MASK",
+		"_MAX", "_MAX_BIT", "_MAX_BPF_ATTACH_TYPE", "_MAX_ID",
+		"_MAX_SHIFT", "_NBITS", "_NETDEV_NUMHOOKS", "_NFT_META_IIFTYPE",
+		"_NL80211_ATTR", "_NLDEV_NUM_OPS", "_NUM", "_NUM_ELEMS",
+		"_NUM_IRQS", "_SIZE", "_TLSMAX",
+	};
+	size_t len = strlen(name), i;
+
+	if (!strncmp(name, "MAX_", 4) || !strncmp(name, "NUM_", 4))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(suffixes); i++) {
+		size_t n = strlen(suffixes[i]);
+
+		if (len >= n && !strcmp(name + len - n, suffixes[i]))
+			return true;
+	}
+	return false;
+}
+
+/* The bits a member occupies, from the type's start. */
+static uint64_t bit_start(const struct type_member *m)
+{
+	return m->bitfield ? m->bit_offset : m->offset * 8;
+}
+
+static uint64_t bit_end(const struct type_member *m)
+{
+	return m->bitfield ? m->bit_offset + m->bit_size :
+	       (m->offset + m->size) * 8;
+}
+
+static bool within(const struct type_member *inner,
+		   const struct type_member *outer)
+{
+	return bit_start(inner) >= bit_start(outer) &&
+	       bit_end(inner) <= bit_end(outer);
+}
+
+/* "flags", or "(anonymous 2)" for the second unnamed member. */
+static char *member_subject(const struct type_def *t, size_t idx)
+{
+	const struct type_member *m = &t->members[idx];
+	size_t i, anon = 0;
+
+	if (m->name)
+		return xasprintf("%s.%s", t->name, m->name);
+	for (i = 0; i <= idx; i++)
+		anon += !t->members[i].name;
+	return xasprintf("%s.(anonymous %zu)", t->name, anon);
+}
+
+static char *describe_member(const struct type_member *m)
+{
+	if (m->bitfield)
+		return xasprintf("%s (bit %llu, %u bits)", m->type,
+				 (unsigned long long)m->bit_offset, m->bit_size);
+	return xasprintf("%s (offset %llu, %llu bytes)", m->type,
+			 (unsigned long long)m->offset,
+			 (unsigned long long)m->size);
+}
+
+static int add_member_change(struct type_pair *tp, enum change_kind kind,
+			     const struct type_def *t, size_t idx, char *was,
+			     char *now)
+{
+	char *subject = member_subject(t, idx);
+	int err = -ENOMEM;
+
+	if (subject && (was || kind == CHANGE_MEMBER_ADDED ||
+			kind == CHANGE_MEMBER_RESERVED_USED) &&
+	    (now || kind == CHANGE_MEMBER_REMOVED))
+		err = diff_add(tp->d, kind, subject, was, now, tp->i, tp->j);
+	free(subject);
+	free(was);
+	free(now);
+	return err;
+}
+
+/*
+ * The new member that old member @idx is: the one of the same name, or of
+ * the same rank among those of that name (unnamed members, and names a
+ * damaged snapshot repeats).
+ */
+static int32_t counterpart(const struct type_def *a, size_t idx,
+			   const struct type_def *b)
+{
+	const char *name = a->members[idx].name;
+	size_t i, rank = 0;
+
+	for (i = 0; i < idx; i++)
+		rank += same_name(a->members[i].name, name);
+	for (i = 0; i < b->nr_members; i++)
+		if (same_name(b->members[i].name, name) && !rank--)
+			return i;
+	return -1;
+}
+
+/*
+ * One member on both sides: what changed about it, as one change.  Its
+ * description carries offset and size, so a new type that also moved the
+ * member is one member-type-changed, not that and a member-offset-changed.
+ */
+static int compare_member(struct type_pair *tp, size_t ia, size_t ib)
+{
+	const struct type_member *ma = &tp->a->members[ia];
+	const struct type_member *mb = &tp->b->members[ib];
+	bool same_size = ma->size == mb->size && ma->bit_size == mb->bit_size;
+	enum change_kind kind;
+	int same = 1;
+
+	if (is_reserved_name(ma->name) && within(mb, ma))
+		return 0;	/* reserved space given to new members */
+	if (strcmp(ma->type, mb->type))
+		same = types_spelling_equiv(tp->old, tp->new, ma->type, mb->type);
+	if (same < 0)
+		return same;
+	if (!same || (strcmp(ma->type, mb->type) && !same_size))
+		kind = CHANGE_MEMBER_TYPE_CHANGED;
+	else if (!same_size)
+		kind = CHANGE_MEMBER_SIZE_CHANGED;
+	else if (bit_start(ma) != bit_start(mb))
+		kind = CHANGE_MEMBER_OFFSET_CHANGED;
+	else
+		return 0;
+	return add_member_change(tp, kind, tp->a, ia, describe_member(ma),
+				 describe_member(mb));
+}
+
+/* An unnamed-in-new old member: renamed in place, or removed. */
+static int member_gone(struct type_pair *tp, size_t ia)
+{
+	const struct type_member *ma = &tp->a->members[ia];
+	size_t ib;
+
+	if (is_reserved_name(ma->name))
+		return 0;	/* padding is nobody's interface */
+	for (ib = 0; ib < tp->b->nr_members; ib++) {
+		const struct type_member *mb = &tp->b->members[ib];
+		int same;
+
+		if (tp->used_b[ib] || bit_start(ma) != bit_start(mb) ||
+		    bit_end(ma) != bit_end(mb))
+			continue;
+		same = types_spelling_equiv(tp->old, tp->new, ma->type, mb->type);
+		if (same < 0)
+			return same;
+		if (!same)
+			continue;
+		tp->used_b[ib] = true;
+		return add_member_change(tp, CHANGE_MEMBER_RENAMED, tp->a, ia,
+					 xasprintf("%s", ma->name ? ma->name : "(anonymous)"),
+					 xasprintf("%s", mb->name ? mb->name : "(anonymous)"));
+	}
+	return add_member_change(tp, CHANGE_MEMBER_REMOVED, tp->a, ia,
+				 describe_member(ma), NULL);
+}
+
+/* A new member that is not an old one: in reserved space, or added. */
+static int member_new(struct type_pair *tp, size_t ib)
+{
+	const struct type_member *mb = &tp->b->members[ib];
+	enum change_kind kind = CHANGE_MEMBER_ADDED;
+	size_t ia;
+
+	for (ia = 0; ia < tp->a->nr_members; ia++)
+		if (is_reserved_name(tp->a->members[ia].name) &&
+		    within(mb, &tp->a->members[ia]))
+			kind = CHANGE_MEMBER_RESERVED_USED;
+	return add_member_change(tp, kind, tp->b, ib, NULL, describe_member(mb));
+}
+
+static int compare_members(struct type_pair *tp)
+{
+	size_t ia, ib;
+	int32_t *match = calloc(tp->a->nr_members + 1, sizeof(*match));
+	int err = 0;
+
+	tp->used_b = calloc(tp->b->nr_members + 1, sizeof(bool));
+	if (!match || !tp->used_b)
+		err = -ENOMEM;
+	for (ia = 0; !err && ia < tp->a->nr_members; ia++) {
+		match[ia] = counterpart(tp->a, ia, tp->b);
+		if (match[ia] >= 0)
+			tp->used_b[match[ia]] = true;
+	}
+	for (ia = 0; !err && ia < tp->a->nr_members; ia++)
+		err = match[ia] >= 0 ? compare_member(tp, ia, match[ia]) :
+		      member_gone(tp, ia);
+	for (ib = 0; !err && ib < tp->b->nr_members; ib++)
+		if (!tp->used_b[ib])
+			err = member_new(tp, ib);
+	free(match);
+	free(tp->used_b);
+	return err;
+}
+
+static int add_enum_change(struct type_pair *tp, enum change_kind kind,
+			   const char *name, const struct enumerator *ea,
+			   const struct enumerator *eb)
+{
+	char *subject = xasprintf("%s.%s", tp->a->name, name);
+	char *was = ea ? xasprintf("%lld", (long long)ea->value) : NULL;
+	char *now = eb ? xasprintf("%lld", (long long)eb->value) : NULL;
+	int err = -ENOMEM;
+
+	if (subject && (!ea || was) && (!eb || now))
+		err = diff_add(tp->d, kind, subject, was, now, tp->i, tp->j);
+	free(subject);
+	free(was);
+	free(now);
+	return err;
+}
+
+static const struct enumerator *find_enumerator(const struct type_def *t,
+						const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_enumerators; i++)
+		if (!strcmp(t->enumerators[i].name, name))
+			return &t->enumerators[i];
+	return NULL;
+}
+
+static int compare_enumerators(struct type_pair *tp)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < tp->a->nr_enumerators; i++) {
+		const struct enumerator *ea = &tp->a->enumerators[i];
+		const struct enumerator *eb = find_enumerator(tp->b, ea->name);
+
+		if (!eb)
+			err = add_enum_change(tp, CHANGE_ENUMERATOR_REMOVED,
+					      ea->name, ea, NULL);
+		else if (ea->value != eb->value)
+			err = add_enum_change(tp, is_enum_limit(ea->name) ?
+					      CHANGE_ENUMERATOR_LIMIT_CHANGED :
+					      CHANGE_ENUMERATOR_VALUE_CHANGED,
+					      ea->name, ea, eb);
+	}
+	for (i = 0; !err && i < tp->b->nr_enumerators; i++) {
+		const struct enumerator *eb = &tp->b->enumerators[i];
+
+		if (!find_enumerator(tp->a, eb->name))
+			err = add_enum_change(tp, CHANGE_ENUMERATOR_ADDED,
+					      eb->name, NULL, eb);
+	}
+	return err;
+}
+
+static char *describe_type(const struct type_def *t)
+{
+	if (t->kind == TYPE_TYPEDEF)
+		return xasprintf("typedef %s", t->target ? t->target : "?");
+	if (t->incomplete)
+		return xasprintf("%s, incomplete", type_kind__name(t->kind));
+	return xasprintf("%s, %llu bytes", type_kind__name(t->kind),
+			 (unsigned long long)t->size);
+}
+
+static int add_type_change(struct type_pair *tp, enum change_kind kind,
+			   char *was, char *now)
+{
+	int err = was && now ? diff_add(tp->d, kind, tp->a->name, was, now,
+					tp->i, tp->j) : -ENOMEM;
+
+	free(was);
+	free(now);
+	return err;
+}
+
+static int compare_type(struct type_pair *tp)
+{
+	const struct type_def *a = tp->a, *b = tp->b;
+	int same, err;
+
+	if (a->kind != b->kind)
+		return add_type_change(tp, CHANGE_TYPE_KIND_CHANGED,
+				       describe_type(a), describe_type(b));
+	if (a->incomplete || b->incomplete)
+		return 0;	/* no layout on one side to compare */
+	if (a->kind == TYPE_TYPEDEF) {
+		if (!a->target || !b->target || !strcmp(a->target, b->target))
+			return 0;
+		same = types_spelling_equiv(tp->old, tp->new, a->target, b->target);
+		if (same)
+			return same < 0 ? same : 0;
+		return add_type_change(tp, CHANGE_TYPEDEF_CHANGED,
+				       describe_type(a), describe_type(b));
+	}
+	if (a->size != b->size) {
+		err = add_type_change(tp, CHANGE_TYPE_SIZE_CHANGED,
+				      describe_type(a), describe_type(b));
+		if (err)
+			return err;
+	}
+	if (a->kind == TYPE_STRUCT || a->kind == TYPE_UNION)
+		return compare_members(tp);
+	if (a->kind == TYPE_ENUM)
+		return compare_enumerators(tp);
+	return 0;
+}
+
+/*
+ * An unnamed type is named after its place ("union (struct sigevent
+ * member 2)"): it is compared through the member that holds it, so it
+ * coming or going under that name is no change of its own.
+ */
+static bool is_anonymous(const struct type_def *t)
+{
+	return strstr(t->name, " (") != NULL;
+}
+
+static int type_alone(struct diff *d, const struct type_def *t, int32_t i,
+		      bool removed)
+{
+	char *what;
+	int err;
+
+	if (is_anonymous(t))
+		return 0;
+	what = describe_type(t);
+	if (!what)
+		return -ENOMEM;
+	err = removed ? diff_add(d, CHANGE_TYPE_REMOVED, t->name, what, NULL, i, -1) :
+	      diff_add(d, CHANGE_TYPE_ADDED, t->name, NULL, what, -1, i);
+	free(what);
+	return err;
+}
+
+/* A merge of both sides in name order. */
+int diff_types(const struct snapshot *old, const struct snapshot *new,
+	       struct diff *d)
+{
+	size_t i = 0, j = 0;
+	int err = 0;
+
+	while (!err && (i < old->types.nr || j < new->types.nr)) {
+		int c = i == old->types.nr ? 1 : j == new->types.nr ? -1 :
+			strcmp(old->types.v[i].name, new->types.v[j].name);
+		struct type_pair tp = { .old = old, .new = new, .d = d };
+
+		if (c < 0) {
+			err = type_alone(d, &old->types.v[i], i, true);
+			i++;
+		} else if (c > 0) {
+			err = type_alone(d, &new->types.v[j], j, false);
+			j++;
+		} else {
+			tp.a = &old->types.v[i];
+			tp.b = &new->types.v[j];
+			tp.i = i++;
+			tp.j = j++;
+			err = compare_type(&tp);
+		}
+	}
+	return err;
+}

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Matching a sysfs tree against Documentation/ABI, aliases included.
+ *
+ * A sysfs node has one real path and often several more names through
+ * links: /sys/class/net/eth0 is a link to /sys/devices/.../net/eth0, so
+ * /sys/class/net/eth0/mtu names the same attribute as the real path, and
+ * the documentation may use either.  A node is documented when any of its
+ * names matches a What: pattern.
+ *
+ * Listing every alias of every node first would be wasteful: most names
+ * through links (".../subsystem/devices/...", ".../device/driver/...") match
+ * no pattern, and there are many of them.  Instead one depth-first walk goes
+ * down the tree from its roots carrying a what_index cursor, the set of
+ * patterns still alive for the name walked so far.  At a link it goes on
+ * into the link's target with the link's name, so the target and all below
+ * it are matched under their alias names in the same pass.  Wherever the
+ * cursor becomes empty no pattern can match any name below, and the walk
+ * stops there: that is what keeps following links cheap.
+ *
+ * Loops are cut by never entering a target that the current name already
+ * passed through, and names are bounded to DOCMATCH_MAX_LINKS links.
+ *
+ * Many links lead into the same directory with the same patterns alive:
+ * every device's "subsystem" link, when only "/sys/.../uevent"-like patterns
+ * are left.  Walking that directory again could find nothing new, so each
+ * (target, set of live patterns) is walked once (struct seen_set).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "docmatch.h"
+#include "sysfs-tree.h"
+#include "what-index.h"
+
+/* Deeper names are not matched; real sysfs paths are far shorter. */
+#define MAX_DEPTH	256
+
+/* The (link target, cursor) pairs already walked: open addressing. */
+struct seen {
+	int32_t dir;		/* -1: free slot */
+	int links;		/* how many links the name had passed */
+	uint64_t hash;
+	size_t nr;
+	uintptr_t *set;		/* the cursor's trie nodes, sorted */
+};
+
+struct seen_set {
+	struct seen *v;
+	size_t size;		/* a power of two */
+	size_t nr;
+	uintptr_t *scratch;
+	size_t scratch_alloc;
+};
+
+struct matcher {
+	struct sysfs_tree t;
+	struct seen_set seen;
+	const struct doc_entry *docs;
+	struct what_index *idx;
+	int32_t *entry;
+	struct what_cursor cursor[MAX_DEPTH];
+	int32_t links[DOCMATCH_MAX_LINKS];	/* targets the name passed */
+	int nr_links;
+	int32_t node;		/* the node whose entries are being noted */
+};
+
+/* A directory, or a link to one: what a pattern ending in '/' names. */
+static bool is_directory(const struct sysfs_tree *t, int32_t node)
+{
+	if (t->v[node].kind == NODE_LINK && t->target[node] >= 0)
+		node = t->target[node];
+	return t->v[node].kind == NODE_DIR;
+}
+
+/* A pattern of entry @id matches the current node: keep the best entry. */
+static void note_entry(uint32_t id, bool dir_only, void *ctx)
+{
+	struct matcher *m = ctx;
+	int32_t *best = &m->entry[m->node];
+
+	if (dir_only && !is_directory(&m->t, m->node))
+		return;
+	if (*best < 0 || m->docs[id].level < m->docs[*best].level ||
+	    (m->docs[id].level == m->docs[*best].level && (int32_t)id < *best))
+		*best = id;
+}
+
+static void note(struct matcher *m, int32_t node, const struct what_cursor *c)
+{
+	m->node = node;
+	what_cursor__entries(c, note_entry, m);
+}
+
+static bool passed_through(const struct matcher *m, int32_t target)
+{
+	int i;
+
+	for (i = 0; i < m->nr_links; i++)
+		if (m->links[i] == target)
+			return true;
+	return false;
+}
+
+static int uintptr_cmp(const void *pa, const void *pb)
+{
+	uintptr_t a = *(const uintptr_t *)pa, b = *(const uintptr_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+static uint64_t set_hash(int32_t dir, const uintptr_t *set, size_t nr)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ (uint32_t)dir;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		h = (h ^ set[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static int seen_grow(struct seen_set *ss)
+{
+	size_t size = ss->size ? ss->size * 2 : 1024, i, j;
+	struct seen *v = malloc(size * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < size; i++)
+		v[i].dir = -1;
+	for (i = 0; i < ss->size; i++) {
+		if (ss->v[i].dir < 0)
+			continue;
+		for (j = ss->v[i].hash & (size - 1); v[j].dir >= 0;
+		     j = (j + 1) & (size - 1))
+			;
+		v[j] = ss->v[i];
+	}
+	free(ss->v);
+	ss->v = v;
+	ss->size = size;
+	return 0;
+}
+
+/*
+ * Has directory @dir been walked with the patterns of @c alive, by a name
+ * through @links links, before?
+ * Records it if not.  Returns 1, 0, or -ENOMEM.
+ */
+static int seen_before(struct seen_set *ss, int32_t dir, int links,
+		       const struct what_cursor *c)
+{
+	uint64_t hash;
+	size_t i;
+
+	if (c->nr > ss->scratch_alloc) {
+		free(ss->scratch);
+		ss->scratch_alloc = c->nr * 2;
+		ss->scratch = malloc(ss->scratch_alloc * sizeof(uintptr_t));
+		if (!ss->scratch)
+			return -ENOMEM;
+	}
+	for (i = 0; i < c->nr; i++)
+		ss->scratch[i] = (uintptr_t)c->v[i];
+	qsort(ss->scratch, c->nr, sizeof(uintptr_t), uintptr_cmp);
+	hash = set_hash(dir, ss->scratch, c->nr);
+	if (2 * (ss->nr + 1) > ss->size && seen_grow(ss))
+		return -ENOMEM;
+	for (i = hash & (ss->size - 1); ss->v[i].dir >= 0;
+	     i = (i + 1) & (ss->size - 1)) {
+		const struct seen *e = &ss->v[i];
+
+		if (e->dir == dir && e->links == links && e->hash == hash &&
+		    e->nr == c->nr &&
+		    !memcmp(e->set, ss->scratch, c->nr * sizeof(uintptr_t)))
+			return 1;
+	}
+	ss->v[i].set = malloc(c->nr * sizeof(uintptr_t) + 1);
+	if (!ss->v[i].set)
+		return -ENOMEM;
+	memcpy(ss->v[i].set, ss->scratch, c->nr * sizeof(uintptr_t));
+	ss->v[i].dir = dir;
+	ss->v[i].links = links;
+	ss->v[i].hash = hash;
+	ss->v[i].nr = c->nr;
+	ss->nr++;
+	return 0;
+}
+
+static void seen_free(struct seen_set *ss)
+{
+	size_t i;
+
+	for (i = 0; i < ss->size; i++)
+		if (ss->v[i].dir >= 0)
+			free(ss->v[i].set);
+	free(ss->v);
+	free(ss->scratch);
+}
+
+/*
+ * @node has been reached by a name whose cursor is m->cursor[depth]: note
+ * its entries and go on below it, through a link into the link's target.
+ */
+static int visit(struct matcher *m, int32_t node, int depth)
+{
+	const struct what_cursor *c = &m->cursor[depth];
+	int32_t dir = node, i;
+	bool through_link = false;
+	int err = 0;
+
+	note(m, node, c);
+	if (m->t.v[node].kind == NODE_LINK) {
+		dir = m->t.target[node];
+		if (dir < 0 || m->nr_links == DOCMATCH_MAX_LINKS ||
+		    passed_through(m, dir))
+			return 0;
+		note(m, dir, c);
+		err = seen_before(&m->seen, dir, m->nr_links, c);
+		if (err)
+			return err < 0 ? err : 0;
+		m->links[m->nr_links++] = dir;
+		through_link = true;
+	}
+	for (i = m->t.first[dir]; !err && i < m->t.first[dir + 1]; i++) {
+		int32_t kid = m->t.child[i];
+		const char *name = sysfs_basename(m->t.v[kid].path);
+
+		if (depth + 1 == MAX_DEPTH)
+			break;
+		err = what_index__step(m->idx, c, name, strlen(name),
+				       &m->cursor[depth + 1]);
+		if (!err && m->cursor[depth + 1].nr)
+			err = visit(m, kid, depth + 1);
+	}
+	if (through_link)
+		m->nr_links--;
+	return err;
+}
+
+/* Step the cursor from the index's root over every component of @path. */
+static int cursor_for_path(struct matcher *m, const char *path,
+			   struct what_cursor *out)
+{
+	struct what_cursor tmp;
+	const char *p, *end;
+	int err;
+
+	what_cursor__init(&tmp);
+	err = what_index__root(m->idx, out);
+	for (p = path; !err && *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, '/');
+		if (end == p)
+			continue;
+		err = what_index__step(m->idx, out, p, end - p, &tmp);
+		if (!err) {
+			struct what_cursor swap = *out;
+
+			*out = tmp;
+			tmp = swap;
+		}
+	}
+	what_cursor__release(&tmp);
+	return err;
+}
+
+static int index_docs(struct matcher *m, const struct snapshot *docs)
+{
+	size_t i, j;
+	int err;
+
+	m->idx = what_index__new();
+	if (!m->idx)
+		return -ENOMEM;
+	for (i = 0; i < docs->docs.nr; i++) {
+		const struct doc_entry *d = &docs->docs.v[i];
+
+		for (j = 0; j < d->nr_what; j++) {
+			/* the parser has warned about bad patterns already */
+			err = what_index__add(m->idx, d->what[j], i, NULL);
+			if (err == -ENOMEM)
+				return err;
+		}
+	}
+	return 0;
+}
+
+int docmatch__run(const struct snapshot *tree, const struct snapshot *docs,
+		  int32_t *entry)
+{
+	struct matcher *m = calloc(1, sizeof(*m));
+	size_t i;
+	int err;
+
+	if (!m)
+		return -ENOMEM;
+	m->docs = docs->docs.v;
+	m->entry = entry;
+	for (i = 0; i < tree->sysfs.nr; i++)
+		entry[i] = -1;
+	for (i = 0; i < MAX_DEPTH; i++)
+		what_cursor__init(&m->cursor[i]);
+	err = sysfs_tree__build(&m->t, tree);
+	if (!err)
+		err = index_docs(m, docs);
+	for (i = 0; !err && i < m->t.nr; i++) {
+		if (m->t.parent[i] >= 0)
+			continue;	/* a root: "/sys", "/proc/sys" */
+		err = cursor_for_path(m, m->t.v[i].path, &m->cursor[0]);
+		if (!err && m->cursor[0].nr)
+			err = visit(m, i, 0);
+	}
+	for (i = 0; i < MAX_DEPTH; i++)
+		what_cursor__release(&m->cursor[i]);
+	what_index__free(m->idx);
+	seen_free(&m->seen);
+	sysfs_tree__release(&m->t);
+	free(m);
+	return err;
+}

@@ -1,0 +1,804 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What: patterns and the index that matches paths against all of them.
+ *
+ * The grammar.  A What: line of Documentation/ABI names one interface, most
+ * often a sysfs path, with wildcards for the parts that vary between
+ * machines.  The forms in use, and what we make of them:
+ *
+ *   /sys/class/net/<iface>/mtu   <...> is one or more characters of a
+ *                                component ("<iface>", "<N>", "<dev>")
+ *   /sys/devices/system/cpu/cpuX X, Y and Z stand for one or more characters
+ *                                when no capital letter stands next to them
+ *                                ("cpuX", "in_voltageY_raw", but not "XHCI")
+ *   /sys/block/sd[a-z]           [...] is one character of a class, with
+ *                                ranges and a leading ^ for "not"; [0-9]+ is
+ *                                one or more of them
+ *   /sys/fs/ext4/features/lazy_* * is zero or more characters of a component
+ *   /sys/.../power/{on,off}      {a,b} is one of the alternatives, which may
+ *                                hold '/', wildcards and braces
+ *   /sys/devices/.../power       a component "..." is zero or more whole
+ *                                components
+ *
+ * IIO's ".../triggerX/name = "value"" documents the path before " = ".
+ * A pattern ending in '/' documents a directory and nothing else.
+ * Anything else is a literal character.  A pattern is anchored at both ends:
+ * it matches a whole path, never a prefix of one, and no wildcard but "..."
+ * crosses a '/'.  An unbalanced < [ { } ] > makes a pattern unparsable; so do
+ * a relative path, an empty alternative, whitespace outside <...>, more than
+ * WHAT_MAX_BRACES groups or WHAT_MAX_EXPANSION expansions.
+ *
+ * The index.  Braces are expanded first, so each pattern becomes one or more
+ * paths of components, and the components of all patterns form a trie.  An
+ * edge of the trie is either a literal component ("net"), or a compiled
+ * wildcard component ("cpuX"), or "...".  Literal edges of every node live in
+ * one hash table keyed by (node, component), so taking one is O(1) however
+ * many children a node has: /sys/class has hundreds.  Wildcard edges are a
+ * short list per node, tried one by one; a "..." edge leads to a node that
+ * takes any component and stays where it is.
+ *
+ * Matching keeps the set of trie nodes reachable by the components so far (a
+ * cursor) and advances it component by component, so a path of k components
+ * costs k hash lookups plus the wildcard edges met on the way: the number of
+ * patterns does not enter.  A wildcard component is a short sequence of atoms
+ * (a set of characters, taken once, once or more, or any number of times)
+ * run as an NFA over the component's bytes: no backtracking, so no pattern
+ * can make matching slow.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/array.h"
+#include "what-index.h"
+
+#define WHAT_MAX_PATTERN	4096
+/* A wildcard component's atoms are NFA states, one bit each in a uint64_t. */
+#define WHAT_MAX_ATOMS		63
+
+enum quantifier {
+	ONCE,
+	ONE_OR_MORE,
+	ANY_NUMBER,
+};
+
+struct atom {
+	uint8_t set[32];	/* the bytes it takes, as a bitmap */
+	enum quantifier quant;
+	int literal;		/* the one byte it takes once, or -1 */
+};
+
+struct wild_edge {
+	char *text;		/* the component as written, to share edges */
+	struct atom *atoms;
+	size_t nr_atoms;
+	size_t head, tail;	/* literal atoms at the start and the end */
+	uint64_t any_number;	/* atoms taken any number of times */
+	struct what_node *child;
+};
+
+struct what_node {
+	uint32_t serial;	/* half of the literal edges' hash key */
+	bool globstar;		/* reached by "...": takes any component */
+	struct what_node *globstar_child;
+	struct wild_edge *wild;
+	size_t nr_wild;
+	/* entries whose pattern ends here: id << 1, | 1 if it ends in '/' */
+	uint32_t *ids;
+	size_t nr_ids;
+};
+
+struct literal_edge {
+	uint32_t parent;
+	uint32_t hash;
+	char *name;
+	size_t len;
+	struct what_node *child;
+};
+
+struct what_index {
+	struct what_node **nodes;	/* nodes[serial], nodes[0] the root */
+	size_t nr_nodes;
+	size_t alloc_nodes;
+	struct literal_edge *edges;	/* open addressing, a power of two */
+	size_t nr_edges;
+	size_t size_edges;
+};
+
+static struct what_node *node__new(struct what_index *idx)
+{
+	struct what_node *n = calloc(1, sizeof(*n)), **slot;
+
+	if (!n)
+		return NULL;
+	n->serial = idx->nr_nodes;
+	slot = ARRAY_APPEND(idx->nodes, idx->nr_nodes, idx->alloc_nodes);
+	if (!slot) {
+		free(n);
+		return NULL;
+	}
+	*slot = n;
+	return n;
+}
+
+struct what_index *what_index__new(void)
+{
+	struct what_index *idx = calloc(1, sizeof(*idx));
+
+	if (!idx)
+		return NULL;
+	idx->size_edges = 64;
+	idx->edges = calloc(idx->size_edges, sizeof(*idx->edges));
+	if (!idx->edges || !node__new(idx)) {
+		what_index__free(idx);
+		return NULL;
+	}
+	return idx;
+}
+
+void what_index__free(struct what_index *idx)
+{
+	size_t i, j;
+
+	if (!idx)
+		return;
+	for (i = 0; i < idx->nr_nodes; i++) {
+		struct what_node *n = idx->nodes[i];
+
+		for (j = 0; j < n->nr_wild; j++) {
+			free(n->wild[j].text);
+			free(n->wild[j].atoms);
+		}
+		free(n->wild);
+		free(n->ids);
+		free(n);
+	}
+	for (i = 0; i < idx->size_edges; i++)
+		free(idx->edges[i].name);
+	free(idx->nodes);
+	free(idx->edges);
+	free(idx);
+}
+
+/* FNV-1a over the parent's serial and the component. */
+static uint32_t edge_hash(uint32_t parent, const char *name, size_t len)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < sizeof(parent); i++) {
+		h ^= (parent >> (8 * i)) & 0xff;
+		h *= 16777619u;
+	}
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)name[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+/* The slot holding edge (@parent, @name), or the empty slot it would take. */
+static struct literal_edge *edge_slot(const struct literal_edge *edges,
+				      size_t size, uint32_t parent,
+				      uint32_t hash, const char *name,
+				      size_t len)
+{
+	size_t i = hash & (size - 1);
+
+	for (;; i = (i + 1) & (size - 1)) {
+		const struct literal_edge *e = &edges[i];
+
+		if (!e->name)
+			return (struct literal_edge *)e;
+		if (e->hash == hash && e->parent == parent && e->len == len &&
+		    !memcmp(e->name, name, len))
+			return (struct literal_edge *)e;
+	}
+}
+
+static int edges_grow(struct what_index *idx)
+{
+	size_t size = idx->size_edges * 2, i;
+	struct literal_edge *edges = calloc(size, sizeof(*edges));
+
+	if (!edges)
+		return -ENOMEM;
+	for (i = 0; i < idx->size_edges; i++) {
+		const struct literal_edge *e = &idx->edges[i];
+
+		if (e->name)
+			*edge_slot(edges, size, e->parent, e->hash, e->name,
+				   e->len) = *e;
+	}
+	free(idx->edges);
+	idx->edges = edges;
+	idx->size_edges = size;
+	return 0;
+}
+
+static struct what_node *literal_child(struct what_index *idx,
+				       struct what_node *parent,
+				       const char *name, size_t len)
+{
+	uint32_t hash = edge_hash(parent->serial, name, len);
+	struct literal_edge *e;
+
+	e = edge_slot(idx->edges, idx->size_edges, parent->serial, hash, name,
+		      len);
+	if (e->name)
+		return e->child;
+	if (2 * (idx->nr_edges + 1) > idx->size_edges) {
+		if (edges_grow(idx))
+			return NULL;
+		e = edge_slot(idx->edges, idx->size_edges, parent->serial,
+			      hash, name, len);
+	}
+	e->child = node__new(idx);
+	e->name = e->child ? strndup(name, len) : NULL;
+	if (!e->name)
+		return NULL;
+	e->parent = parent->serial;
+	e->hash = hash;
+	e->len = len;
+	idx->nr_edges++;
+	return e->child;
+}
+
+static void set_bit(struct atom *a, unsigned char c)
+{
+	a->set[c / 8] |= 1u << (c % 8);
+}
+
+static bool has_bit(const struct atom *a, unsigned char c)
+{
+	return a->set[c / 8] & (1u << (c % 8));
+}
+
+/* Any byte of a component: all but '/'. */
+static void set_any(struct atom *a)
+{
+	memset(a->set, 0xff, sizeof(a->set));
+	a->set['/' / 8] &= ~(1u << ('/' % 8));
+}
+
+static bool is_upper(char c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+
+/* X, Y or Z at @p is a placeholder unless a capital letter touches it. */
+static bool is_placeholder(const char *comp, const char *p, const char *end)
+{
+	if (*p != 'X' && *p != 'Y' && *p != 'Z')
+		return false;
+	if (p > comp && is_upper(p[-1]))
+		return false;
+	return !(p + 1 < end && is_upper(p[1]));
+}
+
+/* Parse "[...]" at *@pp (just past the '[') into @a; advance past ']'. */
+static int parse_class(const char **pp, const char *end, struct atom *a,
+		       const char **why)
+{
+	const char *p = *pp;
+	bool negate = false;
+	int c, i;
+
+	if (p < end && *p == '^') {
+		negate = true;
+		p++;
+	}
+	for (; p < end && *p != ']'; p++) {
+		if (*p == '[' || *p == '/') {
+			*why = "'[' inside [...]";
+			return -EINVAL;
+		}
+		if (p + 2 < end && p[1] == '-' && p[2] != ']') {
+			for (c = (unsigned char)p[0]; c <= (unsigned char)p[2]; c++)
+				set_bit(a, c);
+			p += 2;
+		} else {
+			set_bit(a, *p);
+		}
+	}
+	if (p == end) {
+		*why = "unclosed '['";
+		return -EINVAL;
+	}
+	if (negate) {
+		for (i = 0; i < 32; i++)
+			a->set[i] = ~a->set[i];
+		a->set['/' / 8] &= ~(1u << ('/' % 8));
+	}
+	*pp = p + 1;
+	return 0;
+}
+
+/* The atom at *@pp: advance past it; 1 if it is a wildcard, 0 or -EINVAL. */
+static int parse_atom(const char *comp, const char **pp, const char *end,
+		      struct atom *a, const char **why)
+{
+	const char *p = *pp, *close;
+
+	memset(a, 0, sizeof(*a));
+	a->literal = -1;
+	*pp = p + 1;
+	switch (*p) {
+	case '<':
+		close = memchr(p, '>', end - p);
+		if (!close || memchr(p + 1, '<', close - p - 1)) {
+			*why = "unclosed '<'";
+			return -EINVAL;
+		}
+		set_any(a);
+		a->quant = ONE_OR_MORE;
+		*pp = close + 1;
+		return 1;
+	case '[':
+		if (parse_class(pp, end, a, why))
+			return -EINVAL;
+		if (*pp < end && **pp == '+') {
+			a->quant = ONE_OR_MORE;
+			(*pp)++;
+		}
+		return 1;
+	case '*':
+		set_any(a);
+		a->quant = ANY_NUMBER;
+		return 1;
+	case '>': case ']': case '{': case '}':
+		*why = "unbalanced '<', '[' or '{'";
+		return -EINVAL;
+	}
+	if (is_placeholder(comp, p, end)) {
+		set_any(a);
+		a->quant = ONE_OR_MORE;
+		return 1;
+	}
+	set_bit(a, *p);
+	a->literal = (unsigned char)*p;
+	return 0;
+}
+
+/*
+ * Parse one component of @len bytes at @comp into @atoms (room for
+ * WHAT_MAX_ATOMS).  Returns the number of atoms of a wildcard component, 0
+ * for a plain literal, or -EINVAL.
+ */
+static int parse_component(const char *comp, size_t len, struct atom *atoms,
+			   const char **why)
+{
+	const char *p = comp, *end = comp + len;
+	struct atom spare;
+	bool wild = false;
+	int n = 0, ret;
+
+	while (p < end) {
+		/* a long literal is fine: only count once too many */
+		ret = parse_atom(comp, &p, end, n < WHAT_MAX_ATOMS ?
+				 &atoms[n] : &spare, why);
+		if (ret < 0)
+			return ret;
+		wild |= ret;
+		n++;
+	}
+	if (wild && n > WHAT_MAX_ATOMS) {
+		*why = "wildcard component too long";
+		return -EINVAL;
+	}
+	return wild ? n : 0;
+}
+
+/*
+ * Run the atoms between the literal head and tail as an NFA over the middle
+ * of the component, one bit per state: no backtracking.
+ */
+static bool nfa_matches(const struct wild_edge *e, const char *s, size_t len)
+{
+	const struct atom *atoms = e->atoms + e->head;
+	size_t n = e->nr_atoms - e->head - e->tail, i, k;
+	uint64_t any = e->any_number >> e->head, cur = 1, next;
+
+	for (k = 0;; k++) {
+		/* an atom taken any number of times may be skipped */
+		for (i = 0; i < n; i++)
+			if (cur & any & (1ull << i))
+				cur |= 1ull << (i + 1);
+		if (k == len || !cur)
+			return k == len && (cur & (1ull << n));
+		for (next = 0, i = 0; i < n; i++) {
+			if (!(cur & (1ull << i)) || !has_bit(&atoms[i], s[k]))
+				continue;
+			next |= 1ull << (i + 1);
+			if (atoms[i].quant != ONCE)
+				next |= 1ull << i;
+		}
+		cur = next;
+	}
+}
+
+/* Reject on the literal head and tail first: most components fail there. */
+static bool component_matches(const struct wild_edge *e, const char *comp,
+			      size_t len)
+{
+	size_t i, n = e->nr_atoms;
+
+	if (len < e->head + e->tail)
+		return false;
+	for (i = 0; i < e->head; i++)
+		if ((unsigned char)comp[i] != e->atoms[i].literal)
+			return false;
+	for (i = 1; i <= e->tail; i++)
+		if ((unsigned char)comp[len - i] != e->atoms[n - i].literal)
+			return false;
+	return nfa_matches(e, comp + e->head, len - e->head - e->tail);
+}
+
+static struct what_node *wild_child(struct what_index *idx,
+				    struct what_node *parent, const char *comp,
+				    size_t len, const struct atom *atoms,
+				    size_t nr_atoms)
+{
+	struct wild_edge *e;
+	size_t i;
+
+	for (i = 0; i < parent->nr_wild; i++) {
+		e = &parent->wild[i];
+		if (strlen(e->text) == len && !memcmp(e->text, comp, len))
+			return e->child;
+	}
+	e = ARRAY_APPEND_ITEM(parent->wild, parent->nr_wild);
+	if (!e)
+		return NULL;
+	e->text = strndup(comp, len);
+	e->atoms = calloc(nr_atoms, sizeof(*atoms));
+	e->child = node__new(idx);
+	if (!e->text || !e->atoms || !e->child) {
+		free(e->text);
+		free(e->atoms);
+		parent->nr_wild--;
+		return NULL;
+	}
+	memcpy(e->atoms, atoms, nr_atoms * sizeof(*atoms));
+	e->nr_atoms = nr_atoms;
+	for (i = 0; i < nr_atoms; i++)
+		if (atoms[i].quant == ANY_NUMBER)
+			e->any_number |= 1ull << i;
+	for (e->head = 0; atoms[e->head].literal >= 0; e->head++)
+		;
+	for (e->tail = 0; atoms[nr_atoms - 1 - e->tail].literal >= 0; e->tail++)
+		;
+	return e->child;
+}
+
+static struct what_node *globstar_child(struct what_index *idx,
+					struct what_node *parent)
+{
+	if (!parent->globstar_child) {
+		parent->globstar_child = node__new(idx);
+		if (parent->globstar_child)
+			parent->globstar_child->globstar = true;
+	}
+	return parent->globstar_child;
+}
+
+static int add_id(struct what_node *n, uint32_t id, bool dir_only)
+{
+	uint32_t *slot;
+	size_t i;
+
+	id = id << 1 | dir_only;
+	for (i = 0; i < n->nr_ids; i++)
+		if (n->ids[i] == id)
+			return 0;
+	slot = ARRAY_APPEND_ITEM(n->ids, n->nr_ids);
+	if (!slot)
+		return -ENOMEM;
+	*slot = id;
+	return 0;
+}
+
+/* A component with a fixed byte: "iio:deviceX" is one, "<device>" is not. */
+static bool names_something(const struct atom *atoms, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (atoms[i].literal >= 0)
+			return true;
+	return !n;
+}
+
+/*
+ * Walk (and, with @idx, build) the trie path of one brace-free pattern.
+ * Without @idx only the syntax is checked.
+ */
+static int add_expanded(struct what_index *idx, const char *pat, size_t len,
+			uint32_t id, const char **why)
+{
+	struct atom atoms[WHAT_MAX_ATOMS];
+	struct what_node *node = idx ? idx->nodes[0] : NULL;
+	const char *p = pat, *end = pat + len;
+	int comps = 0, literals = 0;
+
+	if (!len || *p != '/') {
+		*why = "not an absolute path";
+		return -EINVAL;
+	}
+	while (p < end) {
+		const char *slash, *comp = p + 1;
+		size_t clen;
+		int n;
+
+		slash = memchr(comp, '/', end - comp);
+		clen = (slash ? slash : end) - comp;
+		p = comp + clen;
+		if (!clen)
+			continue;	/* "//" and a trailing '/' add nothing */
+		comps++;
+		if (clen == 3 && !memcmp(comp, "...", 3)) {
+			if (idx)
+				node = globstar_child(idx, node);
+			if (idx && !node)
+				return -ENOMEM;
+			continue;
+		}
+		n = parse_component(comp, clen, atoms, why);
+		if (n < 0)
+			return n;
+		literals += comps > 1 && names_something(atoms, n);
+		if (!idx)
+			continue;
+		node = n ? wild_child(idx, node, comp, clen, atoms, n) :
+			   literal_child(idx, node, comp, clen);
+		if (!node)
+			return -ENOMEM;
+	}
+	/*
+	 * "/sys/.../<device>/<UUID>/" would document nearly every directory
+	 * of sysfs, and give each the level of one driver's entry.
+	 */
+	if (comps > 1 && !literals) {
+		*why = "no fixed name after the first component: it would match almost anything";
+		return -EINVAL;
+	}
+	/* a trailing '/' names a directory, not what is in it */
+	return idx ? add_id(node, id, len > 1 && pat[len - 1] == '/') : 0;
+}
+
+/* The '}' closing the '{' at @open, nesting counted; NULL if none. */
+static const char *matching_brace(const char *open, const char *end)
+{
+	const char *p;
+	int depth = 0;
+
+	for (p = open; p < end; p++) {
+		if (*p == '{')
+			depth++;
+		else if (*p == '}' && !--depth)
+			return p;
+	}
+	return NULL;
+}
+
+/* The ',' or '}' that ends the alternative at @alt, nesting counted. */
+static const char *next_alternative(const char *alt, const char *close)
+{
+	int depth = 0;
+
+	for (; alt < close; alt++) {
+		if (*alt == '{')
+			depth++;
+		else if (*alt == '}')
+			depth--;
+		else if (*alt == ',' && !depth)
+			break;
+	}
+	return alt;
+}
+
+/*
+ * Expand the first {a,b,...} of @pat (@len bytes) and recurse on each
+ * alternative; a pattern without braces is added.  *@count limits the
+ * expansion to WHAT_MAX_EXPANSION paths.
+ */
+static int expand(struct what_index *idx, const char *pat, size_t len,
+		  uint32_t id, int *count, int depth, const char **why)
+{
+	const char *open = memchr(pat, '{', len), *close, *alt;
+	char buf[WHAT_MAX_PATTERN];
+	size_t head, tail;
+	int err;
+
+	if (!open) {
+		if (++*count > WHAT_MAX_EXPANSION) {
+			*why = "too many {...} alternatives";
+			return -EINVAL;
+		}
+		return add_expanded(idx, pat, len, id, why);
+	}
+	/* each level holds a buffer on the stack: bound them */
+	if (depth == WHAT_MAX_BRACES) {
+		*why = "too many {...} groups";
+		return -EINVAL;
+	}
+	close = matching_brace(open, pat + len);
+	if (!close) {
+		*why = "unclosed '{'";
+		return -EINVAL;
+	}
+	head = open - pat;
+	tail = pat + len - close - 1;
+	for (alt = open + 1; alt <= close; ) {
+		const char *comma = next_alternative(alt, close);
+		size_t alen = comma - alt;
+
+		if (!alen) {
+			*why = "empty {...} alternative";
+			return -EINVAL;
+		}
+		memcpy(buf, pat, head);
+		memcpy(buf + head, alt, alen);
+		memcpy(buf + head + alen, close + 1, tail);
+		err = expand(idx, buf, head + alen + tail, id, count, depth + 1,
+			     why);
+		if (err)
+			return err;
+		alt += alen + 1;
+	}
+	return 0;
+}
+
+static int compile(struct what_index *idx, const char *pattern, uint32_t id,
+		   const char **why)
+{
+	const char *dummy;
+	size_t len = strlen(pattern), i;
+	bool in_name = false;
+	int count = 0;
+
+	if (!why)
+		why = &dummy;
+	/* IIO's "What: .../triggerX/name = "value"" documents the name */
+	for (i = 0; i + 2 < len; i++)
+		if (!memcmp(pattern + i, " = ", 3))
+			len = i;
+	if (len >= WHAT_MAX_PATTERN) {
+		*why = "pattern too long";
+		return -EINVAL;
+	}
+	/* "<config num>" names one thing; a blank elsewhere ends the path */
+	for (i = 0; i < len; i++) {
+		if (pattern[i] == '<')
+			in_name = true;
+		else if (pattern[i] == '>')
+			in_name = false;
+		else if (!in_name && (pattern[i] == ' ' || pattern[i] == '\t' ||
+				      pattern[i] == '\n')) {
+			*why = "whitespace in pattern";
+			return -EINVAL;
+		}
+	}
+	return expand(idx, pattern, len, id, &count, 0, why);
+}
+
+int what_pattern__check(const char *pattern, const char **why)
+{
+	return compile(NULL, pattern, 0, why);
+}
+
+int what_index__add(struct what_index *idx, const char *pattern, uint32_t id,
+		    const char **why)
+{
+	int err = compile(NULL, pattern, id, why);
+
+	/* check first: one bad alternative must not leave the others added */
+	return err ? err : compile(idx, pattern, id, why);
+}
+
+void what_cursor__init(struct what_cursor *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+void what_cursor__release(struct what_cursor *c)
+{
+	free(c->v);
+	what_cursor__init(c);
+}
+
+/* Add @n and, through "..." edges, the nodes it reaches without a step. */
+static int cursor_add(struct what_cursor *c, const struct what_node *n)
+{
+	size_t i;
+
+	for (; n; n = n->globstar_child) {
+		const struct what_node **slot;
+
+		for (i = 0; i < c->nr && c->v[i] != n; i++)
+			;
+		if (i < c->nr)
+			continue;
+		slot = ARRAY_APPEND(c->v, c->nr, c->alloc);
+		if (!slot)
+			return -ENOMEM;
+		*slot = n;
+	}
+	return 0;
+}
+
+int what_index__root(const struct what_index *idx, struct what_cursor *c)
+{
+	c->nr = 0;
+	return cursor_add(c, idx->nodes[0]);
+}
+
+int what_index__step(const struct what_index *idx,
+		     const struct what_cursor *from, const char *comp,
+		     size_t len, struct what_cursor *to)
+{
+	size_t i, j;
+	int err = 0;
+
+	to->nr = 0;
+	for (i = 0; !err && i < from->nr; i++) {
+		const struct what_node *n = from->v[i];
+		uint32_t hash = edge_hash(n->serial, comp, len);
+		const struct literal_edge *e;
+
+		if (n->globstar)
+			err = cursor_add(to, n);
+		e = edge_slot(idx->edges, idx->size_edges, n->serial, hash,
+			      comp, len);
+		if (!err && e->name)
+			err = cursor_add(to, e->child);
+		for (j = 0; !err && j < n->nr_wild; j++)
+			if (component_matches(&n->wild[j], comp, len))
+				err = cursor_add(to, n->wild[j].child);
+	}
+	return err;
+}
+
+void what_cursor__entries(const struct what_cursor *c, what_match_fn fn,
+			  void *ctx)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->nr; i++)
+		for (j = 0; j < c->v[i]->nr_ids; j++)
+			fn(c->v[i]->ids[j] >> 1, c->v[i]->ids[j] & 1, ctx);
+}
+
+int what_index__match(const struct what_index *idx, const char *path,
+		      what_match_fn fn, void *ctx)
+{
+	struct what_cursor a, b, *cur = &a, *next = &b, *tmp;
+	const char *p = path;
+	int err;
+
+	what_cursor__init(&a);
+	what_cursor__init(&b);
+	err = what_index__root(idx, cur);
+	while (!err && *p && cur->nr) {
+		const char *slash;
+		size_t len;
+
+		if (*p == '/') {
+			p++;
+			continue;
+		}
+		slash = strchr(p, '/');
+		len = slash ? (size_t)(slash - p) : strlen(p);
+		err = what_index__step(idx, cur, p, len, next);
+		tmp = cur;
+		cur = next;
+		next = tmp;
+		p += len;
+	}
+	if (!err)
+		what_cursor__entries(cur, fn, ctx);
+	what_cursor__release(&a);
+	what_cursor__release(&b);
+	return err;
+}

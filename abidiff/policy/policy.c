@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The policy: levels, verdicts, policy and waiver files.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "lib/array.h"
+#include "lib/fileio.h"
+#include "lib/print.h"
+#include "match/docmatch.h"
+#include "policy.h"
+
+static const char * const verdict_names[VERDICT_COUNT] = {
+	[VERDICT_NOTE]	= "note",
+	[VERDICT_WARN]	= "warn",
+	[VERDICT_BREAK]	= "break",
+};
+
+const char *verdict__name(enum verdict v)
+{
+	return v < VERDICT_COUNT ? verdict_names[v] : NULL;
+}
+
+static int verdict__parse(const char *name, enum verdict *out)
+{
+	unsigned int i;
+	int err = name_table__parse(verdict_names, VERDICT_COUNT, name, &i);
+
+	if (!err)
+		*out = i;
+	return err;
+}
+
+#define N	VERDICT_NOTE
+#define W	VERDICT_WARN
+#define B	VERDICT_BREAK
+
+/* DESIGN.md's table, one row per class of change. */
+static const enum verdict default_table[CLASS_COUNT][LEVEL_COUNT] = {
+	/*		     stable testing unstable obsolete private removed undocumented */
+	[CLASS_REMOVED]	     = { B, B, N, N, N, N, W },
+	[CLASS_INCOMPATIBLE] = { B, B, N, W, N, N, W },
+	[CLASS_COMPATIBLE]   = { N, N, N, N, N, N, N },
+	[CLASS_ADDED]	     = { N, N, N, N, N, N, N },
+	[CLASS_SECURITY]     = { W, W, W, W, W, W, W },
+	[CLASS_DEMOTED]	     = { B, B, N, N, N, N, N },
+};
+
+#undef N
+#undef W
+#undef B
+
+void policy__init(struct policy *p)
+{
+	int kind, level;
+
+	for (kind = 0; kind < CHANGE_KIND_COUNT; kind++)
+		for (level = 0; level < LEVEL_COUNT; level++)
+			p->cell[kind][level] =
+				default_table[change_kind__class(kind)][level];
+	p->strict = false;
+}
+
+/*
+ * Both files are lines of whitespace-separated fields, '#' to the end of
+ * the line a comment.  A field in double quotes may hold spaces ("struct
+ * stat").  split_fields() cuts @line in place into at most @max fields;
+ * the last one keeps its inner spaces (a waiver's reason).  Returns the
+ * number of fields, or -EINVAL for a quote that does not end.
+ */
+static int split_fields(char *line, char **field, int max)
+{
+	char *hash = strchr(line, '#');
+	int n = 0;
+
+	if (hash && (hash == line || isspace((unsigned char)hash[-1])))
+		*hash = '\0';
+	while (n < max) {
+		line += strspn(line, " \t\r");
+		if (!*line)
+			break;
+		if (n + 1 < max && *line == '"') {
+			field[n++] = ++line;
+			line = strchr(line, '"');
+			if (!line)
+				return -EINVAL;
+			*line++ = '\0';
+			continue;
+		}
+		field[n++] = line;
+		if (n == max) {
+			char *end = line + strlen(line);
+
+			while (end > line && isspace((unsigned char)end[-1]))
+				*--end = '\0';
+			break;
+		}
+		line += strcspn(line, " \t\r");
+		if (*line)
+			*line++ = '\0';
+	}
+	return n;
+}
+
+typedef int (*line_fn)(char **field, int nr, unsigned int line, void *ctx);
+
+/* Call @fn for each line of @path with its fields; stop at an error. */
+static int read_lines(const char *path, int max_fields, line_fn fn,
+			 void *ctx)
+{
+	char *buf = NULL, *line, *next;
+	unsigned int nr = 0;
+	size_t len;
+	int err = read_file(path, &buf, &len);
+
+	if (!err && memchr(buf, '\0', len)) {
+		pr_err("%s: not a text file (it holds a NUL byte)", path);
+		err = -EINVAL;
+	}
+	for (line = buf; !err && line && *line; line = next) {
+		char *field[4];
+		int n;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		nr++;
+		n = split_fields(line, field, max_fields);
+		if (n < 0) {
+			pr_err("%s:%u: a quoted field does not end", path, nr);
+			err = -EINVAL;
+		} else if (n) {
+			err = fn(field, n, nr, ctx);
+		}
+	}
+	free(buf);
+	return err;
+}
+
+struct policy_file {
+	struct policy *p;
+	const char *path;
+};
+
+/* "CHANGE LEVEL VERDICT", CHANGE a kind or a class, LEVEL a level or "*". */
+static int policy_line(char **field, int nr, unsigned int line, void *ctx)
+{
+	struct policy_file *pf = ctx;
+	enum change_kind kind;
+	enum change_class class;
+	enum abi_level level;
+	enum verdict verdict;
+	bool is_class = false;
+	int k, l;
+
+	if (nr != 3 || strchr(field[2], ' ') || strchr(field[2], '\t')) {
+		pr_err("%s:%u: expected CHANGE LEVEL VERDICT", pf->path, line);
+		return -EINVAL;
+	}
+	if (!change_class__parse(field[0], &class)) {
+		is_class = true;
+	} else if (change_kind__parse(field[0], &kind)) {
+		pr_err("%s:%u: '%s' is neither a change kind (node-removed, ...) nor a class (removed, incompatible, ...)",
+		       pf->path, line, field[0]);
+		return -EINVAL;
+	}
+	if (strcmp(field[1], "*") && abi_level__parse(field[1], &level)) {
+		pr_err("%s:%u: '%s' is not a level (stable, testing, unstable, obsolete, private, removed, undocumented or *)",
+		       pf->path, line, field[1]);
+		return -EINVAL;
+	}
+	if (verdict__parse(field[2], &verdict)) {
+		pr_err("%s:%u: '%s' is not a verdict (break, warn or note)",
+		       pf->path, line, field[2]);
+		return -EINVAL;
+	}
+	for (k = 0; k < CHANGE_KIND_COUNT; k++) {
+		if (is_class ? change_kind__class(k) != class : k != (int)kind)
+			continue;
+		for (l = 0; l < LEVEL_COUNT; l++)
+			if (!strcmp(field[1], "*") || l == (int)level)
+				pf->p->cell[k][l] = verdict;
+	}
+	return 0;
+}
+
+int policy__load(struct policy *p, const char *path)
+{
+	struct policy_file pf = { .p = p, .path = path };
+
+	return read_lines(path, 3, policy_line, &pf);
+}
+
+/* "KIND SUBJECT REASON...", KIND a change kind or "*". */
+static int waiver_line(char **field, int nr, unsigned int line, void *ctx)
+{
+	struct waivers *w = ctx;
+	struct waiver *wv;
+
+	if (nr < 3) {
+		pr_err("%s:%u: expected KIND SUBJECT REASON (a waiver needs a reason)",
+		       w->file, line);
+		return -EINVAL;
+	}
+	wv = ARRAY_APPEND(w->v, w->nr, w->alloc);
+	if (!wv)
+		return -ENOMEM;
+	wv->line = line;
+	wv->any_kind = !strcmp(field[0], "*");
+	if (!wv->any_kind && change_kind__parse(field[0], &wv->kind)) {
+		pr_err("%s:%u: '%s' is not a change kind (node-removed, mode-lost, ... or *)",
+		       w->file, line, field[0]);
+		return -EINVAL;
+	}
+	wv->pattern = strdup(field[1]);
+	wv->reason = strdup(field[2]);
+	return wv->pattern && wv->reason ? 0 : -ENOMEM;
+}
+
+int waivers__load(struct waivers *w, const char *path)
+{
+	w->file = strdup(path);
+	if (!w->file)
+		return -ENOMEM;
+	return read_lines(path, 3, waiver_line, w);
+}
+
+void waivers__release(struct waivers *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nr; i++) {
+		free(w->v[i].pattern);
+		free(w->v[i].reason);
+	}
+	free(w->v);
+	free(w->file);
+}
+
+static struct waiver *find_waiver(struct waivers *w, const struct change *c)
+{
+	size_t i;
+
+	for (i = 0; w && i < w->nr; i++) {
+		struct waiver *wv = &w->v[i];
+
+		if ((wv->any_kind || wv->kind == c->kind) &&
+		    !fnmatch(wv->pattern, c->subject, 0))
+			return wv;
+	}
+	return NULL;
+}
+
+/*
+ * An obsolete entry often says when the interface goes: "will be removed
+ * after 2020", "removed no sooner than June 2021".  Finds the first year
+ * (and the month before it, if any) within a sentence after "remov" in
+ * @text; 0 for none.  The result is year * 12 + month - 1, December when
+ * no month is given.
+ */
+static int removal_month(const char *text)
+{
+	static const char * const months[] = {
+		"January", "February", "March", "April", "May", "June", "July",
+		"August", "September", "October", "November", "December",
+	};
+	const char *p = text ? strcasestr(text, "remov") : NULL;
+	const char *end, *q;
+	int month = 11, m;
+
+	for (; p; p = strcasestr(p + 5, "remov")) {
+		end = strchrnul(p, '.');
+		for (q = p; q + 4 <= end; q++) {
+			if (!isdigit((unsigned char)q[0]) || !isdigit((unsigned char)q[1]) ||
+			    !isdigit((unsigned char)q[2]) || !isdigit((unsigned char)q[3]) ||
+			    (q > p && isalnum((unsigned char)q[-1])) ||
+			    isalnum((unsigned char)q[4]))
+				continue;
+			for (m = 0; m < 12; m++) {
+				size_t len = strlen(months[m]);
+
+				if (q - p > (long)len && !strncasecmp(q - len - 1, months[m], len))
+					month = m;
+			}
+			return strtol(q, NULL, 10) * 12 + month;
+		}
+	}
+	return 0;
+}
+
+static bool removal_still_ahead(const struct doc_entry *doc)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	int when = doc ? removal_month(doc->description) : 0;
+
+	if (!when || !gmtime_r(&now, &tm))
+		return false;
+	return when > (tm.tm_year + 1900) * 12 + tm.tm_mon;
+}
+
+/* The entry of stable/syscalls, "The kernel syscall interface", or NULL. */
+static const struct doc_entry *syscalls_entry(const struct snapshot *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->docs.nr; i++)
+		if (!strcmp(s->docs.v[i].file, "stable/syscalls"))
+			return &s->docs.v[i];
+	return NULL;
+}
+
+/* What the documentation says about each node of @s: its entry, or -1. */
+static int32_t *match_nodes(const struct snapshot *s)
+{
+	int32_t *entry = malloc((s->sysfs.nr + 1) * sizeof(*entry));
+
+	if (entry && docmatch__run(s, s, entry)) {
+		free(entry);
+		return NULL;
+	}
+	return entry;
+}
+
+struct levels {
+	int32_t *old_entry, *new_entry;	/* per sysfs node, when needed */
+};
+
+/* The entry that documents @c's interface, in the old tree if it was there. */
+static int find_doc(const struct judgement *j, struct levels *lv,
+		    const struct change *c, const struct doc_entry **doc)
+{
+	bool in_old = c->old_ref >= 0;
+	const struct snapshot *s = in_old ? j->old : j->new;
+	int32_t ref = in_old ? c->old_ref : c->new_ref;
+	int32_t **entry = in_old ? &lv->old_entry : &lv->new_entry;
+
+	*doc = NULL;
+	switch (change_kind__part(c->kind)) {
+	case PART_SYSFS:
+		if (!*entry)
+			*entry = match_nodes(s);
+		if (!*entry)
+			return -ENOMEM;
+		if ((*entry)[ref] >= 0)
+			*doc = &s->docs.v[(*entry)[ref]];
+		break;
+	case PART_SYSCALLS:
+	case PART_TYPES:
+		*doc = syscalls_entry(s);
+		break;
+	default:
+		*doc = &s->docs.v[ref];
+		break;
+	}
+	return 0;
+}
+
+static int finding_cmp(const void *pa, const void *pb)
+{
+	const struct finding *a = pa, *b = pb;
+
+	if (!a->waiver != !b->waiver)
+		return a->waiver ? 1 : -1;
+	if (a->verdict != b->verdict)
+		return a->verdict > b->verdict ? -1 : 1;
+	if (a->level != b->level)
+		return a->level < b->level ? -1 : 1;
+	return a->change < b->change ? -1 : a->change > b->change;
+}
+
+int policy__judge(const struct policy *p, struct waivers *w,
+		  const struct snapshot *old, const struct snapshot *new,
+		  const struct diff *d, struct judgement *j)
+{
+	struct levels lv = { 0 };
+	size_t i;
+	int err = 0;
+
+	j->old = old;
+	j->new = new;
+	j->diff = d;
+	j->waivers = w;
+	j->v = calloc(d->nr + 1, sizeof(*j->v));
+	if (!j->v)
+		return -ENOMEM;
+	for (i = 0; !err && i < d->nr; i++) {
+		struct finding *f = &j->v[j->nr++];
+		struct waiver *wv;
+
+		f->change = &d->v[i];
+		err = find_doc(j, &lv, f->change, &f->doc);
+		f->level = f->doc ? f->doc->level : LEVEL_UNDOCUMENTED;
+		f->verdict = p->cell[f->change->kind][f->level];
+		if (change_kind__class(f->change->kind) == CLASS_REMOVED &&
+		    f->level == LEVEL_OBSOLETE && removal_still_ahead(f->doc)) {
+			f->removal_ahead = true;
+			if (f->verdict < VERDICT_WARN)
+				f->verdict = VERDICT_WARN;
+		}
+		if (p->strict && f->verdict == VERDICT_WARN)
+			f->verdict = VERDICT_BREAK;
+		wv = find_waiver(w, f->change);
+		f->waiver = wv;
+		if (wv) {
+			wv->matched++;
+			j->waived++;
+		} else {
+			j->count[f->verdict]++;
+		}
+	}
+	free(lv.old_entry);
+	free(lv.new_entry);
+	qsort(j->v, j->nr, sizeof(*j->v), finding_cmp);
+	return err;
+}
+
+void judgement__release(struct judgement *j)
+{
+	free(j->v);
+	j->v = NULL;
+	j->nr = 0;
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The policy: the stability level of each change's interface, and the
+ * verdict the level earns it.  The default table is DESIGN.md's; a policy
+ * file overrides cells, a waiver file accepts known changes.  Both formats
+ * are specified in docs/policy.md.
+ */
+#ifndef KABIDIFF_POLICY_H
+#define KABIDIFF_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diff/diff.h"
+#include "model/model.h"
+
+/* In order of severity. */
+enum verdict {
+	VERDICT_NOTE,
+	VERDICT_WARN,
+	VERDICT_BREAK,
+	VERDICT_COUNT,
+};
+
+struct policy {
+	enum verdict cell[CHANGE_KIND_COUNT][LEVEL_COUNT];
+	bool strict;		/* judge warn as break */
+};
+
+/* policy__init() - fill @p with the default table. */
+void policy__init(struct policy *p);
+
+/*
+ * policy__load() - apply the policy file @path to @p, line by line.
+ * Returns 0, or -errno with the problem reported as "PATH:LINE: ...".
+ */
+int policy__load(struct policy *p, const char *path);
+
+struct waiver {
+	bool any_kind;		/* "*" */
+	enum change_kind kind;
+	char *pattern;		/* fnmatch() pattern for the subject */
+	char *reason;
+	unsigned int line;
+	size_t matched;		/* changes it accepted */
+};
+
+struct waivers {
+	char *file;
+	struct waiver *v;
+	size_t nr;
+	size_t alloc;
+};
+
+/*
+ * waivers__load() - read the waiver file @path into @w (zeroed by the
+ * caller).  Returns 0, or -errno with the problem reported as
+ * "PATH:LINE: ...".  Release @w with waivers__release() either way.
+ */
+int waivers__load(struct waivers *w, const char *path);
+void waivers__release(struct waivers *w);
+
+/* One change, judged. */
+struct finding {
+	const struct change *change;
+	enum abi_level level;
+	const struct doc_entry *doc;	/* the entry giving the level, or NULL */
+	bool removal_ahead;		/* obsolete, removed before its date */
+	enum verdict verdict;
+	const struct waiver *waiver;	/* accepted by it, or NULL */
+};
+
+/*
+ * The judged changes, in the order reports show them: accepted ones last,
+ * then by verdict (most severe first), level (most stable first) and the
+ * diff's order.
+ */
+struct judgement {
+	const struct snapshot *old, *new;
+	const struct diff *diff;
+	const struct waivers *waivers;	/* NULL: none given */
+	struct finding *v;
+	size_t nr;
+	size_t count[VERDICT_COUNT];	/* not counting accepted ones */
+	size_t waived;
+};
+
+/*
+ * policy__judge() - judge every change of @d (a diff of @old and @new) by
+ * @p into @j, accepting those that a waiver of @w (NULL for none) matches.
+ * @j borrows from all of them.  Returns 0 or -ENOMEM; release @j with
+ * judgement__release() either way.
+ */
+int policy__judge(const struct policy *p, struct waivers *w,
+		  const struct snapshot *old, const struct snapshot *new,
+		  const struct diff *d, struct judgement *j);
+void judgement__release(struct judgement *j);
+
+const char *verdict__name(enum verdict v);
+
+#endif /* KABIDIFF_POLICY_H */

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The JSON report, specified by docs/report.schema.json.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "model/jstr.h"
+#include "report.h"
+
+#define REPORT_FORMAT	"kabidiff-report"
+#define REPORT_VERSION	1
+
+/* A string, or JSON null for an absent one. */
+static json_t *jstr_or_null(const char *s)
+{
+	return s ? jstr__new(s) : json_null();
+}
+
+static json_t *kernel_json(const struct snapshot *s)
+{
+	return json_pack("{s:o, s:o}", "release", jstr_or_null(s->kernel.release),
+			 "build_id", jstr_or_null(s->kernel.build_id));
+}
+
+static json_t *doc_json(const struct doc_entry *d)
+{
+	if (!d)
+		return json_null();
+	return json_pack("{s:o, s:i, s:o, s:o}", "file", jstr__new(d->file),
+			 "line", d->line, "contact", jstr_or_null(d->contact),
+			 "users", jstr_or_null(d->users));
+}
+
+static json_t *waiver_json(const struct judgement *j, const struct waiver *w)
+{
+	if (!w)
+		return json_null();
+	return json_pack("{s:o, s:i, s:o}", "file", jstr__new(j->waivers->file),
+			 "line", w->line, "reason", jstr__new(w->reason));
+}
+
+static json_t *finding_json(const struct judgement *j, const struct finding *f)
+{
+	const struct change *c = f->change;
+
+	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:o}",
+			 "verdict", verdict__name(f->verdict),
+			 "level", abi_level__name(f->level),
+			 "kind", change_kind__name(c->kind),
+			 "class", change_class__name(change_kind__class(c->kind)),
+			 "subject", jstr__new(c->subject),
+			 "old", jstr_or_null(c->old), "new", jstr_or_null(c->new),
+			 "doc", doc_json(f->doc),
+			 "removal_ahead", f->removal_ahead,
+			 "waiver", waiver_json(j, f->waiver));
+}
+
+static json_t *unused_waivers_json(const struct judgement *j)
+{
+	json_t *arr = json_array();
+	size_t i;
+
+	for (i = 0; arr && j->waivers && i < j->waivers->nr; i++) {
+		const struct waiver *w = &j->waivers->v[i];
+
+		if (!w->matched &&
+		    json_array_append_new(arr, json_pack("{s:o, s:i, s:o}",
+							 "file", jstr__new(j->waivers->file),
+							 "line", w->line,
+							 "subject", jstr__new(w->pattern)))) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
+static json_t *compared_json(const struct diff *d)
+{
+	json_t *arr = json_array();
+	int i;
+
+	for (i = 0; arr && i < PART_COUNT; i++) {
+		if (d->compared[i] && json_array_append_new(arr, json_string(change_part__name(i)))) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
+static json_t *report_json(const struct judgement *j)
+{
+	json_t *findings = json_array();
+	size_t i;
+
+	for (i = 0; findings && i < j->nr; i++) {
+		if (json_array_append_new(findings, finding_json(j, &j->v[i]))) {
+			json_decref(findings);
+			return NULL;
+		}
+	}
+	if (!findings)
+		return NULL;
+	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:{s:I, s:I, s:I, s:I}, s:o, s:o}",
+			 "format", REPORT_FORMAT, "version", REPORT_VERSION,
+			 "old", kernel_json(j->old), "new", kernel_json(j->new),
+			 "compared", compared_json(j->diff),
+			 "summary",
+			 "break", (json_int_t)j->count[VERDICT_BREAK],
+			 "warn", (json_int_t)j->count[VERDICT_WARN],
+			 "note", (json_int_t)j->count[VERDICT_NOTE],
+			 "waived", (json_int_t)j->waived,
+			 "findings", findings,
+			 "unused_waivers", unused_waivers_json(j));
+}
+
+int show_report_json(const struct judgement *j, FILE *out)
+{
+	json_t *root = report_json(j);
+	int err = !root || json_dumpf(root, out, JSON_INDENT(2)) ||
+		  fputc('\n', out) == EOF;
+
+	json_decref(root);
+	return err ? -EIO : 0;
+}

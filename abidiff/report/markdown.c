@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The Markdown report, for a review mail or a merge request: one table per
+ * verdict.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/bytes.h"
+#include "report.h"
+
+/*
+ * A table cell: quoted like the text report so that any byte shows, with
+ * the characters Markdown would take as syntax escaped.
+ */
+static void show_cell(FILE *out, const char *s)
+{
+	char buf[4096];
+	const char *p;
+
+	if (!s) {
+		fputs(" - |", out);
+		return;
+	}
+	fputc(' ', out);
+	for (p = quote_needed(s) ? quote_buf(buf, sizeof(buf), s) : s; *p; p++) {
+		if (strchr("|\\`*_[]<>", *p))
+			fputc('\\', out);
+		fputc(*p, out);
+	}
+	fputs(" |", out);
+}
+
+/*
+ * "stable/sysfs-foo#3; Contact: ...; Users: ..." on one line, and the
+ * waiver that accepted the change.
+ */
+static void show_doc_cell(FILE *out, const struct judgement *j,
+			  const struct finding *f)
+{
+	const struct doc_entry *d = f->doc;
+	char buf[4096];
+	size_t len = 0;
+
+	buf[0] = '\0';
+	if (f->waiver)
+		len = snprintf(buf, sizeof(buf), "waived by %s:%u: %s; ",
+			       j->waivers->file, f->waiver->line,
+			       f->waiver->reason);
+	if (!d && !f->waiver) {
+		show_cell(out, NULL);
+		return;
+	}
+	if (d && len < sizeof(buf))
+		len += snprintf(buf + len, sizeof(buf) - len, "%s#%u", d->file,
+				d->line);
+	if (d && d->contact && len < sizeof(buf))
+		len += snprintf(buf + len, sizeof(buf) - len, "; Contact: %s",
+				d->contact);
+	if (d && d->users && len < sizeof(buf))
+		snprintf(buf + len, sizeof(buf) - len, "; Users: %s", d->users);
+	for (len = 0; buf[len]; len++)
+		if (buf[len] == '\n' || buf[len] == '\t')
+			buf[len] = ' ';
+	show_cell(out, buf);
+}
+
+static void show_table_head(FILE *out, const char *title, size_t count)
+{
+	fprintf(out, "\n### %s (%zu)\n\n", title, count);
+	fputs("| level | change | subject | old | new | documentation |\n", out);
+	fputs("|---|---|---|---|---|---|\n", out);
+}
+
+int show_report_markdown(const struct judgement *j, FILE *out)
+{
+	static const char * const titles[VERDICT_COUNT] = {
+		[VERDICT_BREAK] = "Break", [VERDICT_WARN] = "Warn",
+		[VERDICT_NOTE] = "Note",
+	};
+	const struct finding *prev = NULL;
+	size_t i;
+
+	fprintf(out, "## kabidiff: %zu break, %zu warn, %zu note, %zu waived\n",
+		j->count[VERDICT_BREAK], j->count[VERDICT_WARN],
+		j->count[VERDICT_NOTE], j->waived);
+	for (i = 0; i < j->nr; i++) {
+		const struct finding *f = &j->v[i];
+
+		if (!prev || !prev->waiver != !f->waiver ||
+		    (!f->waiver && prev->verdict != f->verdict))
+			show_table_head(out, f->waiver ? "Waived" : titles[f->verdict],
+					f->waiver ? j->waived : j->count[f->verdict]);
+		fprintf(out, "| %s | %s |", abi_level__name(f->level),
+			change_kind__name(f->change->kind));
+		show_cell(out, f->change->subject);
+		show_cell(out, f->change->old);
+		show_cell(out, f->change->new);
+		show_doc_cell(out, j, f);
+		fputc('\n', out);
+		prev = f;
+	}
+	return ferror(out) ? -EIO : 0;
+}

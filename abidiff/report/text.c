@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The text report, for a terminal or a CI log.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/bytes.h"
+#include "report.h"
+
+#define COLOUR_RESET	"\033[0m"
+
+static const char * const verdict_colour[VERDICT_COUNT] = {
+	[VERDICT_NOTE]	= "\033[1m",
+	[VERDICT_WARN]	= "\033[1;33m",
+	[VERDICT_BREAK]	= "\033[1;31m",
+};
+
+/* A field of several lines, each indented under its label. */
+static void show_field(FILE *out, const char *label, const char *text)
+{
+	const char *line = text, *end;
+	char buf[1024];
+
+	fprintf(out, "    %-9s", label);
+	for (; line; line = *end ? end + 1 : NULL) {
+		end = strchrnul(line, '\n');
+		if (line != text)
+			fprintf(out, "    %-9s", "");
+		snprintf(buf, sizeof(buf), "%.*s", (int)(end - line), line);
+		fputs_quoted(buf, out);
+		fputc('\n', out);
+		if (!*end)
+			break;
+	}
+}
+
+static void show_finding(const struct judgement *j, const struct finding *f,
+			 FILE *out)
+{
+	const struct change *c = f->change;
+
+	fprintf(out, "  %s  ", change_kind__name(c->kind));
+	fputs_quoted(c->subject, out);
+	fputs("\n    ", out);
+	fputs_quoted(c->old ? c->old : "(absent)", out);
+	fputs(" -> ", out);
+	fputs_quoted(c->new ? c->new : "(absent)", out);
+	fputc('\n', out);
+	if (f->doc) {
+		fprintf(out, "    %-9sDocumentation/ABI/", "doc:");
+		fputs_quoted(f->doc->file, out);
+		fprintf(out, "#%u\n", f->doc->line);
+		if (f->doc->contact)
+			show_field(out, "contact:", f->doc->contact);
+		if (f->doc->users)
+			show_field(out, "users:", f->doc->users);
+	}
+	if (f->removal_ahead)
+		fputs("    removed before the date its documentation announced\n",
+		      out);
+	if (f->waiver) {
+		fprintf(out, "    %-9s%s by %s:%u: ", "waived:",
+			verdict__name(f->verdict), j->waivers->file,
+			f->waiver->line);
+		fputs_quoted(f->waiver->reason, out);
+		fputc('\n', out);
+	}
+}
+
+static void show_heading(FILE *out, const char *name, enum verdict v,
+			 bool colour)
+{
+	fprintf(out, "%s%s%s\n", colour ? verdict_colour[v] : "", name,
+		colour ? COLOUR_RESET : "");
+}
+
+int show_report_text(const struct judgement *j, FILE *out, bool colour)
+{
+	const struct finding *prev = NULL;
+	size_t i;
+
+	for (i = 0; i < j->nr; i++) {
+		const struct finding *f = &j->v[i];
+		bool new_group = !prev || !prev->waiver != !f->waiver ||
+				 (!f->waiver && prev->verdict != f->verdict);
+
+		if (new_group)
+			show_heading(out, f->waiver ? "== waived ==" :
+				     f->verdict == VERDICT_BREAK ? "== break ==" :
+				     f->verdict == VERDICT_WARN ? "== warn ==" :
+				     "== note ==", f->verdict, colour && !f->waiver);
+		if (new_group || prev->level != f->level)
+			fprintf(out, "-- %s --\n", abi_level__name(f->level));
+		show_finding(j, f, out);
+		prev = f;
+	}
+	if (j->nr)
+		fprintf(out, "\n%zu break, %zu warn, %zu note, %zu waived\n",
+			j->count[VERDICT_BREAK], j->count[VERDICT_WARN],
+			j->count[VERDICT_NOTE], j->waived);
+	return ferror(out) ? -EIO : 0;
+}
