@@ -61,7 +61,8 @@ BASE_SRCS	:= $(addprefix abidiff/lib/,print.c array.c bytes.c fileio.c \
 			atomic-file.c) \
 		   $(addprefix abidiff/model/,jstr.c model.c snapshot-json.c)
 ENGINE_SRCS	:= $(addprefix abidiff/match/,what-index.c sysfs-tree.c docmatch.c) \
-		   $(addprefix abidiff/diff/,diff.c sysfs.c types.c) \
+		   $(addprefix abidiff/diff/,change.c diff.c sysfs.c syscalls.c types.c \
+			docs.c) \
 		   abidiff/policy/policy.c \
 		   $(addprefix abidiff/report/,text.c json.c markdown.c)
 COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for diff-types.c: spellings through typedefs, and type graphs
+ * Unit tests for diff/types.c: spellings through typedefs, and type graphs
  * with cycles compared side by side.
  */
 #include <setjmp.h>
