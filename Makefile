@@ -58,7 +58,7 @@ endif
 # Everything but the command line, by layer (docs/design.md): shared by the
 # program, the tests and the fuzzers.
 BASE_SRCS	:= $(addprefix abidiff/lib/,print.c array.c bytes.c fileio.c \
-			atomic-file.c) \
+			atomic-file.c run-command.c) \
 		   $(addprefix abidiff/model/,jstr.c model.c snapshot-json.c)
 ENGINE_SRCS	:= $(addprefix abidiff/match/,what-index.c sysfs-tree.c docmatch.c) \
 		   $(addprefix abidiff/diff/,change.c diff.c sysfs.c syscalls.c types.c \
@@ -72,6 +72,8 @@ COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
 		   $(addprefix collectors/vmlinux/,kimage.c types.c vmlinux.c)
 LIB_SRCS	:= $(BASE_SRCS) $(ENGINE_SRCS) $(COLLECTOR_SRCS)
 CLI_SRCS	:= abidiff/main.c \
+		   $(addprefix abidiff/cli/,cli.c commands.c options.c judge.c \
+			collect.c bisect.c) \
 		   $(addprefix abidiff/builtin/,bisect.c check.c collect.c diff.c \
 			docs.c show.c undocumented.c)
 UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \

@@ -6,11 +6,14 @@
  * baseline, and answer as git bisect run expects: 0 good (no break),
  * 1 bad (a break), 125 skip (the build is missing or cannot be collected).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/collect.h"
+#include "cli/judge.h"
+#include "cli/options.h"
+#include "lib/print.h"
 #include "model/snapshot-json.h"
 
 /* What 'git bisect run' takes for "this commit cannot be tested". */
@@ -35,68 +38,62 @@ static bool is_build_dir(const char *dir)
 	return !stat(dir, &st) && S_ISDIR(st.st_mode) && !stat(vmlinux, &st);
 }
 
+static struct snapshot *load_baseline(const struct judge_side *side)
+{
+	return snapshot__load(side->name);
+}
+
+/* The build: what cannot be had here skips the commit. */
+static struct snapshot *load_build(const struct judge_side *side)
+{
+	bool *reached = (bool *)side->data;
+	struct snapshot *s;
+
+	*reached = true;
+	if (!is_build_dir(side->name)) {
+		pr_err("%s: no kernel build there (no vmlinux): skipping",
+		       side->name);
+		return NULL;
+	}
+	s = collect_build(side->name);
+	if (!s)
+		pr_err("%s: the build could not be collected: skipping",
+		       side->name);
+	return s;
+}
+
+/*
+ * Trouble before the build (the policy, the baseline) stops git bisect;
+ * trouble with the build, or a report that could not be written, says
+ * nothing about the commit: it is skipped.
+ */
 static int run(const char *baseline, const char *build_dir,
 	       const struct diff_options *o)
 {
-	struct snapshot *old = NULL, *new = NULL;
-	struct waivers waivers = { 0 };
-	struct policy p;
-	int status = EXIT_TROUBLE;
+	bool reached_build = false;
+	int status = judge_sides(&(struct judge_side){ baseline, load_baseline },
+				 &(struct judge_side){ build_dir, load_build,
+						       &reached_build }, o);
 
-	if (load_policy(o, &p, &waivers))
-		goto out;
-	old = snapshot__load(baseline);
-	if (!old)
-		goto out;
-	status = EXIT_SKIP;
-	if (!is_build_dir(build_dir)) {
-		pr_err("%s: no kernel build there (no vmlinux): skipping", build_dir);
-		goto out;
-	}
-	new = collect_build(build_dir);
-	if (!new) {
-		pr_err("%s: the build could not be collected: skipping", build_dir);
-		goto out;
-	}
-	status = judge_snapshots(old, new, baseline, build_dir, &p, &waivers, o);
-	/* a report that could not be written says nothing about the commit */
-	if (status == EXIT_TROUBLE)
-		status = EXIT_SKIP;
-out:
-	waivers__release(&waivers);
-	snapshot__free(old);
-	snapshot__free(new);
-	return status;
+	return status == EXIT_TROUBLE && reached_build ? EXIT_SKIP : status;
 }
 
 int do_check(int argc, char **argv)
 {
-	static const struct option own[] = {
-		{ "baseline",	required_argument,	NULL, 'b' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ 0 }
-	};
-	const struct option *options = diff_long_options(own);
 	struct diff_options o = DIFF_OPTIONS_INIT;
 	const char *baseline = NULL;
-	int opt, err;
+	const struct cli_option options[] = {
+		OPT_STRING(0, "baseline", &baseline),
+		OPT_DIFF(&o),
+		OPT_END(),
+	};
+	int first = parse_options("check", argc, argv, options, check_usage, 0);
 
-	while ((opt = getopt_long(argc, argv, "jh", options, NULL)) >= 0) {
-		if (opt == 'h') {
-			fputs(check_usage, stdout);
-			return EXIT_OK;
-		}
-		if (opt == 'b') {
-			baseline = optarg;
-			continue;
-		}
-		err = parse_diff_option("check", opt, optarg, &o);
-		if (err)
-			return err < 0 ? EXIT_TROUBLE : usage_hint("check");
-	}
+	if (first < 0)
+		return parse_options_exit(first);
 	if (!baseline)
 		return usage_error("check", "check needs --baseline SNAPSHOT");
-	if (argc - optind != 1)
+	if (argc - first != 1)
 		return usage_error("check", "check needs one BUILD_DIR");
-	return run(baseline, argv[optind], &o);
+	return run(baseline, argv[first], &o);
 }

@@ -11,17 +11,18 @@
  * reading nothing else, so it is quick on a kernel's whole history.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/collect.h"
+#include "cli/judge.h"
+#include "cli/options.h"
 #include "collectors/abidocs/abidocs.h"
 #include "lib/bytes.h"
 #include "lib/print.h"
-#include "match/what-index.h"
 #include "model/snapshot-json.h"
 
 static const char docs_usage[] =
@@ -58,19 +59,23 @@ static void print_to_stdout(enum kabi_print_level level, const char *fmt,
 	fputc('\n', f);
 }
 
-static int do_validate(int argc, char **argv)
+int do_docs_validate(int argc, char **argv)
 {
-	struct abidocs_stats st = { .check_pattern = what_pattern__check };
+	const struct cli_option options[] = { OPT_END() };
+	struct abidocs_stats st = { 0 };
 	struct snapshot *s;
-	int err;
+	int first, err;
 
-	if (argc != 2)
+	first = parse_options("docs", argc, argv, options, docs_usage, 0);
+	if (first < 0)
+		return parse_options_exit(first);
+	if (argc - first != 1)
 		return usage_error("docs", "docs validate needs exactly one DIR");
 	s = snapshot__new();
 	if (!s)
 		return EXIT_TROUBLE;
 	kabi_set_print(print_to_stdout);
-	err = abidocs__collect(argv[1], s, &st);
+	err = collect_docs(argv[first], NULL, NULL, s, &st);
 	snapshot__free(s);
 	if (err)
 		return EXIT_TROUBLE;
@@ -144,151 +149,101 @@ static int show_matches(const struct snapshot *s, const regex_t *re)
 	return ret ? ret : found ? EXIT_OK : EXIT_BREAK;
 }
 
-static int do_search(int argc, char **argv)
+/* Options may come anywhere; "--" before a REGEX starting with '-'. */
+int do_docs_search(int argc, char **argv)
 {
-	struct abidocs_stats st = { .check_pattern = what_pattern__check };
+	const struct cli_option options[] = {
+		OPT_BOOL('j', "json", &json_output),
+		OPT_END(),
+	};
+	struct abidocs_stats st = { 0 };
 	struct snapshot *s;
 	char msg[256];
 	regex_t re;
-	int err, ret;
+	int first, err, ret;
 
-	if (argc != 3)
+	first = parse_options("docs", argc, argv, options, docs_usage, 0);
+	if (first < 0)
+		return parse_options_exit(first);
+	if (argc - first != 2)
 		return usage_error("docs", "docs search needs REGEX and DIR");
-	err = regcomp(&re, argv[1], REG_EXTENDED | REG_NOSUB);
+	err = regcomp(&re, argv[first], REG_EXTENDED | REG_NOSUB);
 	if (err) {
 		regerror(err, &re, msg, sizeof(msg));
 		return usage_error("docs", "bad regular expression '%s': %s",
-				   argv[1], msg);
+				   argv[first], msg);
 	}
 	s = snapshot__new();
 	kabi_set_print(print_errors_only);
-	err = s ? abidocs__collect(argv[2], s, &st) : -ENOMEM;
+	err = s ? collect_docs(argv[first + 1], NULL, NULL, s, &st) : -ENOMEM;
 	ret = err ? EXIT_TROUBLE : show_matches(s, &re);
 	regfree(&re);
 	snapshot__free(s);
 	return ret;
 }
 
-/* One side of docs diff: the docs part of a tree, or of revision @where. */
-static struct snapshot *load_docs(const char *repo, const char *where,
-				  const char *name)
-{
-	struct abidocs_stats st = { .check_pattern = what_pattern__check };
-	struct snapshot *s = snapshot__new();
-	kabi_print_fn_t print;
-	int err = -ENOMEM;
+/* One side of docs diff: a tree, or revision @where of @repo. */
+struct docs_side {
+	const char *repo;
+	const char *where;
+};
 
-	if (s) {
-		/* the entries' warnings belong to 'docs validate' */
-		print = kabi_set_print(print_errors_only);
-		err = repo ? abidocs__collect_git(repo, where, s, &st) :
-		      abidocs__collect(where, s, &st);
-		kabi_set_print(print);
-	}
-	if (!err)
-		err = snapshot__sort(s, name);
-	if (!err)
-		return s;
-	if (err == -ENOMEM)
-		pr_err("out of memory");
-	snapshot__free(s);
-	return NULL;
+static struct snapshot *load_docs(const struct judge_side *side)
+{
+	const struct docs_side *ds = side->data;
+
+	return load_docs_snapshot(ds->where, ds->repo, ds->where, side->name);
 }
 
 static int diff_docs(const char *repo, char **sides,
 		     const struct diff_options *o)
 {
-	struct snapshot *old = NULL, *new = NULL;
-	struct waivers w = { 0 };
-	char names[2][4200];
-	struct policy p;
+	const struct docs_side ds[2] = { { repo, sides[0] }, { repo, sides[1] } };
+	char *names[2];
 	int i, status = EXIT_TROUBLE;
 
+	/* "REPO@REV" or "DIR" in the warnings */
 	for (i = 0; i < 2; i++)
-		snprintf(names[i], sizeof(names[i]), "%s%s%s", repo ? repo : "",
-			 repo ? "@" : "", sides[i]);
-	if (load_policy(o, &p, &w))
-		goto out;
-	old = load_docs(repo, sides[0], names[0]);
-	new = old ? load_docs(repo, sides[1], names[1]) : NULL;
-	if (new)
-		status = judge_snapshots(old, new, names[0], names[1], &p, &w,
-					 o);
-out:
-	waivers__release(&w);
-	snapshot__free(old);
-	snapshot__free(new);
+		names[i] = xasprintf("%s%s%s", repo ? repo : "", repo ? "@" : "",
+				     sides[i]);
+	if (names[0] && names[1])
+		status = judge_sides(&(struct judge_side){ names[0], load_docs, &ds[0] },
+				     &(struct judge_side){ names[1], load_docs, &ds[1] },
+				     o);
+	else
+		pr_err("out of memory");
+	free(names[0]);
+	free(names[1]);
 	return status;
 }
 
-/* argv[0] names the command; the options are those of diff, and --git. */
-static int do_docs_diff(int argc, char **argv)
+int do_docs_diff(int argc, char **argv)
 {
-	static const struct option own[] = {
-		{ "git",	required_argument,	NULL, 'g' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ 0 }
-	};
-	const struct option *options = diff_long_options(own);
 	struct diff_options o = DIFF_OPTIONS_INIT;
 	const char *repo = NULL;
-	int opt, err;
+	const struct cli_option options[] = {
+		OPT_STRING(0, "git", &repo),
+		OPT_DIFF(&o),
+		OPT_END(),
+	};
+	int first = parse_options("docs", argc, argv, options, docs_usage, 0);
 
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, "jh", options, NULL)) >= 0) {
-		if (opt == 'h') {
-			fputs(docs_usage, stdout);
-			return EXIT_OK;
-		}
-		if (opt == 'g') {
-			repo = optarg;
-			continue;
-		}
-		err = parse_diff_option("docs", opt, optarg, &o);
-		if (err)
-			return err < 0 ? EXIT_TROUBLE : usage_hint("docs");
-	}
-	if (argc - optind != 2)
+	if (first < 0)
+		return parse_options_exit(first);
+	if (argc - first != 2)
 		return usage_error("docs", repo ?
 				   "docs diff --git REPO needs two revisions, REV1 and REV2" :
 				   "docs diff needs two trees, DIR1 and DIR2, or --git REPO REV1 REV2");
-	return diff_docs(repo, argv + optind, &o);
+	return diff_docs(repo, argv + first, &o);
 }
 
+/* "kabidiff docs" without a subcommand (the table of cli/ runs those). */
 int do_docs(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "json",	no_argument,	NULL, 'j' },
-		{ "help",	no_argument,	NULL, 'h' },
-		{ 0 }
-	};
-	int opt;
+	const struct cli_option options[] = { OPT_END() };
+	int first = parse_options("docs", argc, argv, options, docs_usage, 0);
 
-	/* diff has options of its own */
-	if (argc > 1 && !strcmp(argv[1], "diff")) {
-		argv[1] = argv[0];
-		return do_docs_diff(argc - 1, argv + 1);
-	}
-	/* options may come anywhere; "--" before a REGEX starting with '-' */
-	while ((opt = getopt_long(argc, argv, "jh", options, NULL)) >= 0) {
-		switch (opt) {
-		case 'j':
-			json_output = true;
-			break;
-		case 'h':
-			fputs(docs_usage, stdout);
-			return EXIT_OK;
-		default:
-			return usage_hint("docs");
-		}
-	}
-	argc -= optind;
-	argv += optind;
-	if (!argc)
-		return usage_error("docs", "docs needs validate, search or diff");
-	if (!strcmp(argv[0], "validate"))
-		return do_validate(argc, argv);
-	if (!strcmp(argv[0], "search"))
-		return do_search(argc, argv);
-	return usage_error("docs", "'%s' is not a docs subcommand", argv[0]);
+	if (first < 0)
+		return parse_options_exit(first);
+	return usage_error("docs", "docs needs validate, search or diff");
 }

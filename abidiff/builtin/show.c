@@ -7,12 +7,12 @@
  * canonical form, so `show --json` of a canonical file reproduces it byte for
  * byte.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "lib/bytes.h"
 #include "lib/compiler.h"
 #include "model/model.h"
@@ -283,31 +283,21 @@ static void show_summary_text(const struct show_summary *sum)
 
 int do_show(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "json",	no_argument,	NULL, 'j' },
-		{ "help",	no_argument,	NULL, 'h' },
-		{ 0 }
+	const struct cli_option options[] = {
+		OPT_BOOL('j', "json", &json_output),
+		OPT_END(),
 	};
 	struct show_summary sum;
 	struct snapshot *s;
-	int opt, ret = EXIT_OK;
+	int first, ret = EXIT_OK;
 
-	while ((opt = getopt_long(argc, argv, "jh", options, NULL)) >= 0) {
-		switch (opt) {
-		case 'j':
-			json_output = true;
-			break;
-		case 'h':
-			fputs(show_usage, stdout);
-			return EXIT_OK;
-		default:
-			return usage_hint("show");
-		}
-	}
-	if (argc - optind != 1)
+	first = parse_options("show", argc, argv, options, show_usage, 0);
+	if (first < 0)
+		return parse_options_exit(first);
+	if (argc - first != 1)
 		return usage_error("show", "show needs exactly one SNAPSHOT");
 
-	s = snapshot__load(argv[optind]);
+	s = snapshot__load(argv[first]);
 	if (!s)
 		return EXIT_TROUBLE;
 	if (json_output) {

@@ -8,18 +8,18 @@
  * documented one.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/collect.h"
+#include "cli/options.h"
 #include "collectors/abidocs/abidocs.h"
 #include "collectors/sysfs/sysfs-dir.h"
 #include "lib/bytes.h"
 #include "lib/print.h"
 #include "match/docmatch.h"
-#include "match/what-index.h"
 #include "model/jstr.h"
 #include "model/snapshot-json.h"
 
@@ -252,16 +252,13 @@ static int run(const struct docs_source *ds, const char *sysfs_dir,
 	       const char *file, bool levels)
 {
 	struct undocumented u = { 0 };
-	struct abidocs_stats st = { .check_pattern = what_pattern__check };
-	struct snapshot *docs = snapshot__new(), *tree = NULL;
-	int err = docs ? 0 : -ENOMEM;
+	struct snapshot *docs, *tree = NULL;
+	int err;
 
 	kabi_set_print(print_errors_only);
-	if (!err)
-		err = ds->repo ? abidocs__collect_git(ds->repo, ds->rev, docs, &st) :
-		      abidocs__collect(ds->dir, docs, &st);
-	if (!err)
-		err = snapshot__sort(docs, ds->repo ? ds->spec : ds->dir);
+	docs = load_docs_snapshot(ds->dir, ds->repo, ds->rev,
+				  ds->repo ? ds->spec : ds->dir);
+	err = docs ? 0 : -EINVAL;
 	if (!err) {
 		tree = load_tree(sysfs_dir, file);
 		err = tree ? 0 : -EINVAL;
@@ -291,54 +288,33 @@ static int run(const struct docs_source *ds, const char *sysfs_dir,
 
 int do_undocumented(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "docs",	required_argument,	NULL, 'd' },
-		{ "docs-git",	required_argument,	NULL, 'g' },
-		{ "sysfs-dir",	required_argument,	NULL, 's' },
-		{ "level",	no_argument,		NULL, 'l' },
-		{ "json",	no_argument,		NULL, 'j' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ 0 }
-	};
 	struct docs_source ds = { 0 };
 	const char *sysfs_dir = NULL;
 	bool levels = false;
-	int opt, ret;
+	const struct cli_option options[] = {
+		OPT_STRING(0, "docs", &ds.dir),
+		OPT_STRING(0, "docs-git", &ds.spec),
+		OPT_STRING(0, "sysfs-dir", &sysfs_dir),
+		OPT_BOOL(0, "level", &levels),
+		OPT_BOOL('j', "json", &json_output),
+		OPT_END(),
+	};
+	int first, ret;
 
-	while ((opt = getopt_long(argc, argv, "jh", options, NULL)) >= 0) {
-		switch (opt) {
-		case 'd':
-			ds.dir = optarg;
-			break;
-		case 'g':
-			ds.spec = optarg;
-			break;
-		case 's':
-			sysfs_dir = optarg;
-			break;
-		case 'l':
-			levels = true;
-			break;
-		case 'j':
-			json_output = true;
-			break;
-		case 'h':
-			fputs(undocumented_usage, stdout);
-			return EXIT_OK;
-		default:
-			return usage_hint("undocumented");
-		}
-	}
+	first = parse_options("undocumented", argc, argv, options,
+			      undocumented_usage, 0);
+	if (first < 0)
+		return parse_options_exit(first);
 	if (!ds.dir == !ds.spec)
 		return usage_error("undocumented",
 				   "undocumented needs either --docs DIR or --docs-git REPO@REV");
-	if (!!sysfs_dir + (argc - optind) != 1)
+	if (!!sysfs_dir + (argc - first) != 1)
 		return usage_error("undocumented",
 				   "undocumented needs either --sysfs-dir DIR or one SNAPSHOT");
 	if (ds.spec &&
 	    parse_repo_rev("undocumented", ds.spec, &ds.repo, &ds.rev))
 		return EXIT_TROUBLE;
-	ret = run(&ds, sysfs_dir, sysfs_dir ? NULL : argv[optind], levels);
+	ret = run(&ds, sysfs_dir, sysfs_dir ? NULL : argv[first], levels);
 	free(ds.repo);
 	return ret;
 }

@@ -6,5 +6,6 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
+#define __noreturn	__attribute__((noreturn))
 
 #endif /* KABIDIFF_COMPILER_H */

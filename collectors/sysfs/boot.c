@@ -11,16 +11,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "lib/fileio.h"
 #include "lib/print.h"
+#include "lib/run-command.h"
 #include "boot.h"
 #include "stream-reader.h"
 
@@ -54,51 +52,6 @@ static void remove_files(const struct boot_files *b)
 	unlink(b->console);
 	unlink(b->stream);
 	rmdir(b->dir);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Run @argv; 0 when it exits by itself, -ETIMEDOUT when killed at @timeout. */
-static int run_with_timeout(const char **argv, unsigned int timeout,
-			    int *status)
-{
-	double deadline = now() + timeout;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		int null = open("/dev/null", O_RDWR);
-
-		/* QEMU must not take the terminal: its output is in files */
-		dup2(null, STDIN_FILENO);
-		dup2(null, STDOUT_FILENO);
-		/* execvp() does not write to the vector, whatever its type */
-		execvp(argv[0], (char *const *)argv);
-		fprintf(stderr, "kabidiff: cannot run %s: %s\n", argv[0],
-			strerror(errno));
-		_exit(127);
-	}
-	for (;;) {
-		pid_t done = waitpid(pid, status, WNOHANG);
-
-		if (done == pid)
-			return 0;
-		if (done < 0 && errno != EINTR)
-			return -errno;
-		if (now() > deadline) {
-			kill(pid, SIGKILL);
-			waitpid(pid, status, 0);
-			return -ETIMEDOUT;
-		}
-		usleep(50 * 1000);
-	}
 }
 
 /*
@@ -154,14 +107,19 @@ static int boot(const struct boot_options *o, const struct boot_files *b)
 		"-append", "console=ttyS0 panic=-1 rdinit=/init",
 		"-serial", console, "-serial", stream, NULL
 	};
-	int status, err;
+	struct child_process qemu = {
+		.argv = argv, .timeout = o->timeout,
+		.out_fd = CHILD_DEVNULL, .err_fd = CHILD_INHERIT,
+	};
+	char how[64];
+	int err;
 
 	snprintf(accel, sizeof(accel), "%s", o->accel ? o->accel : "tcg");
 	snprintf(console, sizeof(console), "file:%s", b->console);
 	snprintf(stream, sizeof(stream), "file:%s", b->stream);
 	pr_info("booting %s under QEMU (%s), at most %u s", o->image, accel,
 		o->timeout);
-	err = run_with_timeout(argv, o->timeout, &status);
+	err = run_command(&qemu);
 	if (err == -ETIMEDOUT) {
 		pr_err("%s: the guest did not finish within %u s (--timeout)",
 		       o->image, o->timeout);
@@ -172,8 +130,9 @@ static int boot(const struct boot_options *o, const struct boot_files *b)
 		pr_err("cannot run " QEMU ": %s", strerror(-err));
 		return err;
 	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		pr_err(QEMU " failed (status %d) booting %s", status, o->image);
+	if (!child_succeeded(&qemu)) {
+		pr_err(QEMU " %s booting %s",
+		       describe_exit(qemu.status, how, sizeof(how)), o->image);
 		quote_console(b->console);
 		return -ECHILD;
 	}

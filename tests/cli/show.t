@@ -101,7 +101,7 @@ run_kabidiff --version
 is "$status:$out" "0:kabidiff 0.1" "--version"
 
 run_kabidiff frobnicate
-is "$status:$err" "2:kabidiff: 'frobnicate' is not a kabidiff command
+is "$status:$err" "2:kabidiff: unknown command 'frobnicate'
 Try 'kabidiff --help'." "an unknown command is trouble"
 
 run_kabidiff

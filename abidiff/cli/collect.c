@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Collecting a snapshot from a kernel build's inputs, for 'kabidiff collect'
+ * and for the commands that collect a build on the fly (diff, check,
+ * bisect): each collector fills its part, and the coverage is computed
+ * when the docs and the sysfs part are both there.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "collectors/abidocs/abidocs.h"
+#include "collectors/sysfs/stream-reader.h"
+#include "collectors/sysfs/sysfs-dir.h"
+#include "collectors/vmlinux/vmlinux.h"
+#include "lib/fileio.h"
+#include "lib/print.h"
+#include "match/docmatch.h"
+#include "match/what-index.h"
+#include "cli.h"
+#include "collect.h"
+
+
+static bool exists(const char *path)
+{
+	return !access(path, F_OK);
+}
+
+/* "DIR/REST", malloc()ed; NULL (ENOMEM). */
+static char *path_join(const char *dir, const char *rest)
+{
+	size_t len = strlen(dir) + strlen(rest) + 2;
+	char *path = malloc(len);
+
+	if (path)
+		snprintf(path, len, "%s/%s", dir, rest);
+	return path;
+}
+
+/*
+ * The static agent: $KABIDIFF_AGENT, else kabi-agent-static beside this
+ * program (the build directory), else where make install puts it.
+ */
+static char *find_agent(void)
+{
+	const char *env = getenv("KABIDIFF_AGENT");
+	char self[4096], *slash, *beside;
+	ssize_t n;
+
+	if (env && *env)
+		return strdup(env);
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash)
+			*slash = '\0';
+		beside = path_join(self, "kabi-agent-static");
+		if (!beside || exists(beside))
+			return beside;
+		free(beside);
+	}
+	return strdup(KABIDIFF_LIBEXECDIR "/kabi-agent-static");
+}
+
+/* BUILD_DIR gives the vmlinux and, through its "source" link, the tree. */
+static int fill_inputs(struct collect_inputs *in, const char *build_dir)
+{
+	const char *tree = in->docs_dir;
+
+	if (build_dir && !in->boot.image && !in->no_sysfs && !in->sysfs_dir &&
+	    !in->sysfs_stream) {
+		in->image_buf = path_join(build_dir, "arch/x86/boot/bzImage");
+		if (!in->image_buf)
+			return -ENOMEM;
+		if (exists(in->image_buf))
+			in->boot.image = in->image_buf;
+	}
+	if (in->boot.image) {
+		in->agent_buf = find_agent();
+		if (!in->agent_buf)
+			return -ENOMEM;
+		in->boot.agent = in->agent_buf;
+	}
+	if (build_dir) {
+		in->vmlinux_buf = path_join(build_dir, "vmlinux");
+		in->source_buf = path_join(build_dir, "source");
+		if (!in->vmlinux_buf || !in->source_buf)
+			return -ENOMEM;
+		if (!in->vmlinux)
+			in->vmlinux = in->vmlinux_buf;
+		if (!tree)
+			tree = exists(in->source_buf) ? in->source_buf : build_dir;
+		if (!in->docs_dir && !in->docs_git)
+			in->docs_dir = tree;
+	}
+	if (!tree || !in->vmlinux)
+		return 0;
+	in->syscall_tbl = path_join(tree, "arch/x86/entry/syscalls/syscall_64.tbl");
+	if (!in->syscall_tbl)
+		return -ENOMEM;
+	if (!exists(in->syscall_tbl)) {
+		free(in->syscall_tbl);
+		in->syscall_tbl = NULL;
+	}
+	return 0;
+}
+
+static void release_inputs(struct collect_inputs *in)
+{
+	free(in->syscall_tbl);
+	free(in->vmlinux_buf);
+	free(in->source_buf);
+	free(in->image_buf);
+	free(in->agent_buf);
+	free(in->docs_repo);
+}
+
+int parse_repo_rev(const char *cmd, const char *spec, char **repo,
+		   const char **rev)
+{
+	char *buf = strdup(spec), *at;
+
+	if (!buf) {
+		pr_err("out of memory");
+		return -ENOMEM;
+	}
+	/* the last '@': a repository's path may hold one, a REV here not */
+	at = strrchr(buf, '@');
+	if (!at || at == buf || !at[1]) {
+		free(buf);
+		usage_error(cmd, "--docs-git takes REPO@REV, not '%s'", spec);
+		return -EINVAL;
+	}
+	*at = '\0';
+	*repo = buf;
+	*rev = at + 1;
+	return 0;
+}
+
+/* Coverage counts attributes (files), as 'undocumented' does. */
+static int compute_coverage(struct snapshot *s)
+{
+	int32_t *entry = calloc(s->sysfs.nr + 1, sizeof(*entry));
+	size_t i;
+	int err;
+
+	if (!entry)
+		return -ENOMEM;
+	err = docmatch__run(s, s, entry);
+	for (i = 0; !err && i < s->sysfs.nr; i++) {
+		if (s->sysfs.v[i].kind != NODE_FILE)
+			continue;
+		s->coverage.sysfs_nodes++;
+		s->coverage.documented += entry[i] >= 0;
+	}
+	s->coverage.computed = !err;
+	free(entry);
+	return err;
+}
+
+/* A dump the guest agent wrote (kabi-agent --root DIR > FILE, or a boot's). */
+static int read_stream(const char *path, struct snapshot *s)
+{
+	char *buf = NULL;
+	size_t len;
+	int err = read_file(path, &buf, &len);
+
+	if (!err)
+		err = sysfs_stream__read((unsigned char *)buf, len, path, false, s);
+	free(buf);
+	return err;
+}
+
+static int collect(struct snapshot *s, const struct collect_inputs *in,
+		   struct abidocs_stats *st)
+{
+	struct vmlinux_stats vst = { 0 };
+	int err = 0;
+
+	if (in->vmlinux)
+		err = vmlinux__collect(in->vmlinux, in->syscall_tbl, s, &vst);
+	if (!err && (in->docs_dir || in->docs_repo)) {
+		/* the docs' warnings belong to 'docs validate': count them */
+		kabi_print_fn_t print = kabi_set_print(print_errors_only);
+
+		err = collect_docs(in->docs_dir, in->docs_repo, in->docs_rev,
+				   s, st);
+		kabi_set_print(print);
+	}
+	/* the commit the tree was checked out from; --docs-git set its own */
+	if (!err && in->docs_dir)
+		err = abidocs__git_head(in->docs_dir, &s->kernel.git);
+	if (!err && in->sysfs_dir)
+		err = sysfs_dir__collect(in->sysfs_dir, "/sys", true, s);
+	if (!err && in->sysfs_stream)
+		err = read_stream(in->sysfs_stream, s);
+	if (!err && in->boot.image)
+		err = sysfs_boot__collect(&in->boot, s);
+	if (!err)
+		err = snapshot__sort(s, "collected snapshot");
+	if (!err && s->docs.collected && s->sysfs.collected)
+		err = compute_coverage(s);
+	free(s->kernel.collected_by);
+	s->kernel.collected_by = strdup("kabidiff " KABIDIFF_VERSION);
+	return err ? err : s->kernel.collected_by ? 0 : -ENOMEM;
+}
+
+int collect_snapshot(struct snapshot *s, struct collect_inputs *in,
+		     const char *build_dir)
+{
+	struct abidocs_stats st = { 0 };
+	int err = fill_inputs(in, build_dir);
+
+	if (!err)
+		err = collect(s, in, &st);
+	if (!err && st.warnings)
+		fprintf(stderr, "kabidiff: warning: %s: %u warnings about the ABI documentation; see 'kabidiff docs validate'\n",
+			in->docs_git ? in->docs_git : in->docs_dir, st.warnings);
+	release_inputs(in);
+	return err;
+}
+
+/* @s when @err is 0; else NULL, @s freed, out of memory reported. */
+static struct snapshot *snapshot_or_null(struct snapshot *s, int err)
+{
+	if (!err)
+		return s;
+	if (err == -ENOMEM)
+		pr_err("out of memory");
+	snapshot__free(s);
+	return NULL;
+}
+
+struct snapshot *collect_build(const char *build_dir)
+{
+	struct collect_inputs in = COLLECT_INPUTS_INIT;
+	struct snapshot *s = snapshot__new();
+
+	return snapshot_or_null(s, s ? collect_snapshot(s, &in, build_dir) :
+				-ENOMEM);
+}
+
+int collect_docs(const char *dir, const char *repo, const char *rev,
+		 struct snapshot *s, struct abidocs_stats *st)
+{
+	st->check_pattern = what_pattern__check;
+	return repo ? abidocs__collect_git(repo, rev, s, st) :
+	       abidocs__collect(dir, s, st);
+}
+
+struct snapshot *load_docs_snapshot(const char *dir, const char *repo,
+				    const char *rev, const char *name)
+{
+	struct abidocs_stats st = { 0 };
+	struct snapshot *s = snapshot__new();
+	kabi_print_fn_t print;
+	int err = -ENOMEM;
+
+	if (s) {
+		/* the entries' warnings belong to 'docs validate' */
+		print = kabi_set_print(print_errors_only);
+		err = collect_docs(dir, repo, rev, s, &st);
+		kabi_set_print(print);
+	}
+	if (!err)
+		err = snapshot__sort(s, name);
+	return snapshot_or_null(s, err);
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Collecting a snapshot: what 'kabidiff collect' reads from its options, and
+ * what diff, check and bisect use to collect a build directory on the fly.
+ */
+#ifndef KABIDIFF_CLI_COLLECT_H
+#define KABIDIFF_CLI_COLLECT_H
+
+#include <stdbool.h>
+
+#include "collectors/abidocs/abidocs.h"
+#include "collectors/sysfs/boot.h"
+#include "model/model.h"
+
+/* What to collect from, after BUILD_DIR's defaults are filled in. */
+struct collect_inputs {
+	const char *vmlinux;
+	const char *docs_dir;
+	const char *docs_git;	/* "REPO@REV", split into: */
+	char *docs_repo;
+	const char *docs_rev;
+	const char *sysfs_dir;
+	const char *sysfs_stream;
+	struct boot_options boot;	/* boot.image set: boot for sysfs */
+	bool no_sysfs;
+	char *syscall_tbl;	/* found in the source tree, if there */
+	char *vmlinux_buf, *source_buf, *image_buf, *agent_buf;
+};
+
+/* QEMU's guest gets 300 s unless --timeout says. */
+#define COLLECT_INPUTS_INIT	{ .boot.timeout = 300 }
+
+/*
+ * collect_snapshot() - fill @s from @in, the kernel build @build_dir (or
+ * NULL) giving the defaults for what @in leaves out.  Releases what @in
+ * allocated.  Returns 0 or -errno, reported but for -ENOMEM.
+ */
+int collect_snapshot(struct snapshot *s, struct collect_inputs *in,
+		     const char *build_dir);
+
+/*
+ * collect_build() - a snapshot of the kernel build in @build_dir (the O=
+ * directory), collected as 'kabidiff collect BUILD_DIR' does; NULL when
+ * that failed (reported) or out of memory.
+ */
+struct snapshot *collect_build(const char *build_dir);
+
+/*
+ * collect_docs() - the Documentation/ABI of the tree @dir, or of revision
+ * @rev of the git repository @repo when @repo is set, into @s, each What:
+ * pattern checked by the matcher's grammar.  Counts go to @st.  Returns 0
+ * or -errno, reported.
+ */
+int collect_docs(const char *dir, const char *repo, const char *rev,
+		 struct snapshot *s, struct abidocs_stats *st);
+
+/*
+ * load_docs_snapshot() - a snapshot of the docs part alone, collected as
+ * collect_docs() does with its warnings muted (they are 'docs validate''s)
+ * and sorted; @name names it in errors.  NULL when that failed (reported).
+ */
+struct snapshot *load_docs_snapshot(const char *dir, const char *repo,
+				    const char *rev, const char *name);
+
+/*
+ * parse_repo_rev() - split @spec, "REPO@REV" (--docs-git), at its last '@'
+ * into @repo (malloc()ed, the caller frees it) and @rev (inside @repo's
+ * allocation).  Returns 0, -EINVAL when a part is missing (reported as a
+ * usage error of command @cmd) or -ENOMEM (reported).
+ */
+int parse_repo_rev(const char *cmd, const char *spec, char **repo,
+		   const char **rev);
+
+#endif /* KABIDIFF_CLI_COLLECT_H */

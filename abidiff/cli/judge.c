@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Judging for the commands that compare (diff, check, docs diff, bisect):
+ * their shared options, the policy and waivers they load, and the diff,
+ * judgement and report they run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "diff/diff.h"
+#include "lib/bytes.h"
+#include "lib/compiler.h"
+#include "lib/print.h"
+#include "cli.h"
+#include "judge.h"
+
+static int parse_format(const char *name, enum report_format *out)
+{
+	static const char * const names[] = {
+		[REPORT_TEXT] = "text", [REPORT_JSON] = "json",
+		[REPORT_MARKDOWN] = "markdown",
+	};
+	unsigned int i;
+	int err = name_table__parse(names, ARRAY_SIZE(names), name, &i);
+
+	if (!err)
+		*out = i;
+	return err;
+}
+
+/*
+ * A part one side lacks is not compared: say so, it is not "no change".
+ * Without OLD's documentation every finding is judged undocumented.
+ */
+static void warn_uncompared(const struct judgement *j, const char *old_name,
+			    const char *new_name)
+{
+	const struct snapshot *old = j->old, *new = j->new;
+	const bool collected[2][PART_COUNT] = {
+		{ old->sysfs.collected, old->syscalls.collected,
+		  old->types.collected, old->docs.collected },
+		{ new->sysfs.collected, new->syscalls.collected,
+		  new->types.collected, new->docs.collected },
+	};
+	int i;
+
+	for (i = 0; i < PART_COUNT; i++) {
+		if (j->diff->compared[i] || (!collected[0][i] && !collected[1][i]))
+			continue;
+		pr_warn("%s has no %s part: %s not compared",
+			collected[0][i] ? new_name : old_name,
+			change_part__name(i), change_part__name(i));
+	}
+	if (!old->docs.collected && j->nr)
+		pr_warn("%s has no docs part: every change is judged as undocumented",
+			old_name);
+}
+
+static void warn_unused_waivers(const struct waivers *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nr; i++)
+		if (!w->v[i].matched)
+			pr_warn("%s:%u: waiver matched no change",
+				w->file, w->v[i].line);
+}
+
+static int render(const struct judgement *j, const struct diff_options *o)
+{
+	switch (o->format) {
+	case REPORT_JSON:
+		return show_report_json(j, stdout);
+	case REPORT_MARKDOWN:
+		return show_report_markdown(j, stdout);
+	default:
+		return show_report_text(j, stdout, o->colour < 0 ?
+					isatty(STDOUT_FILENO) && !getenv("NO_COLOR") :
+					o->colour);
+	}
+}
+
+int load_policy(const struct diff_options *o, struct policy *p,
+		struct waivers *w)
+{
+	int err = 0;
+
+	policy__init(p);
+	p->strict = o->strict;
+	if (o->policy_file)
+		err = policy__load(p, o->policy_file);
+	if (!err && o->waiver_file)
+		err = waivers__load(w, o->waiver_file);
+	return err;
+}
+
+int judge_snapshots(const struct snapshot *old, const struct snapshot *new,
+		    const char *old_name, const char *new_name,
+		    const struct policy *p, struct waivers *w,
+		    const struct diff_options *o)
+{
+	struct judgement j = { 0 };
+	struct diff d = { 0 };
+	struct timespec start;
+	int err;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	err = diff__run(old, new, &d);
+	if (!err)
+		err = policy__judge(p, o->waiver_file ? w : NULL, old, new, &d, &j);
+	if (!err) {
+		pr_info("%zu changes found and judged in %.3f s", d.nr,
+			seconds_since(&start));
+		warn_uncompared(&j, old_name, new_name);
+		warn_unused_waivers(w);
+		err = render(&j, o);
+	}
+	if (err == -ENOMEM)
+		pr_err("out of memory");
+	judgement__release(&j);
+	diff__release(&d);
+	if (err)
+		return EXIT_TROUBLE;
+	return j.count[VERDICT_BREAK] ? EXIT_BREAK : EXIT_OK;
+}
+
+int judge_sides(const struct judge_side *old, const struct judge_side *new,
+		const struct diff_options *o)
+{
+	struct snapshot *a = NULL, *b = NULL;
+	struct waivers waivers = { 0 };
+	struct policy p;
+	int status = EXIT_TROUBLE;
+
+	if (!load_policy(o, &p, &waivers)) {
+		a = old->load(old);
+		b = a ? new->load(new) : NULL;
+	}
+	if (a && b)
+		status = judge_snapshots(a, b, old->name, new->name, &p,
+					 &waivers, o);
+	waivers__release(&waivers);
+	snapshot__free(a);
+	snapshot__free(b);
+	return status;
+}
+
+int count_verdicts(const struct snapshot *old, const struct snapshot *new,
+		   const struct policy *p, struct waivers *w,
+		   size_t count[VERDICT_COUNT])
+{
+	struct judgement j = { 0 };
+	struct diff d = { 0 };
+	int err = diff__run(old, new, &d);
+
+	if (!err)
+		err = policy__judge(p, w, old, new, &d, &j);
+	if (!err)
+		memcpy(count, j.count, sizeof(j.count));
+	judgement__release(&j);
+	diff__release(&d);
+	return err;
+}
+
+int diff_option__format(const char *cmd, const struct cli_option *opt,
+			const char *arg)
+{
+	struct diff_options *o = opt->value;
+
+	if (!parse_format(arg, &o->format))
+		return 0;
+	usage_error(cmd, "--format is text, json or markdown, not '%s'", arg);
+	return -EINVAL;
+}
+
+int diff_option__json(const char *cmd, const struct cli_option *opt,
+		      const char *arg)
+{
+	struct diff_options *o = opt->value;
+
+	o->format = REPORT_JSON;
+	return 0;
+}
+
+int diff_option__color(const char *cmd, const struct cli_option *opt,
+		       const char *arg)
+{
+	struct diff_options *o = opt->value;
+
+	if (!strcmp(arg, "auto") || !strcmp(arg, "always") ||
+	    !strcmp(arg, "never")) {
+		o->colour = !strcmp(arg, "auto") ? -1 : !strcmp(arg, "always");
+		return 0;
+	}
+	usage_error(cmd, "--color is auto, always or never, not '%s'", arg);
+	return -EINVAL;
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the commands that compare share (diff, check, docs diff, bisect):
+ * the options that say how to judge and report, and the judging itself.
+ */
+#ifndef KABIDIFF_CLI_JUDGE_H
+#define KABIDIFF_CLI_JUDGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/model.h"
+#include "policy/policy.h"
+#include "report/report.h"
+#include "options.h"
+
+/* How to judge and report a diff: the options of 'kabidiff diff'. */
+struct diff_options {
+	enum report_format format;
+	const char *policy_file;
+	const char *waiver_file;
+	bool strict;
+	int colour;		/* -1: auto */
+};
+
+#define DIFF_OPTIONS_INIT \
+	{ .format = json_output ? REPORT_JSON : REPORT_TEXT, .colour = -1 }
+
+/*
+ * The diff options in a command's option table (OPT_DIFF(&o)), and their
+ * lines in its --help (DIFF_OPTIONS_HELP).
+ */
+#define OPT_DIFF(o) \
+	OPT_CALLBACK(0, "format", (o), diff_option__format), \
+	OPT_BOOL(0, "strict", &(o)->strict), \
+	OPT_STRING(0, "policy", &(o)->policy_file), \
+	OPT_STRING(0, "waivers", &(o)->waiver_file), \
+	OPT_CALLBACK(0, "color", (o), diff_option__color), \
+	OPT_CALLBACK_NOARG('j', "json", (o), diff_option__json)
+
+#define DIFF_OPTIONS_HELP \
+	"  --format FORMAT   text (the default), json or markdown\n" \
+	"  --strict          judge every warn as a break\n" \
+	"  --policy FILE     override verdicts of the default policy\n" \
+	"  --waivers FILE    accept known changes (see docs/policy.md)\n" \
+	"  --color WHEN      auto (the default: on a terminal), always or never\n"
+
+/* The handlers of OPT_DIFF(): each takes a struct diff_options. */
+int diff_option__format(const char *cmd, const struct cli_option *opt,
+			const char *arg);
+int diff_option__color(const char *cmd, const struct cli_option *opt,
+		       const char *arg);
+int diff_option__json(const char *cmd, const struct cli_option *opt,
+		      const char *arg);
+
+/*
+ * load_policy() - the policy and waivers @o asks for, into @p and @w (@w
+ * zeroed by the caller, released with waivers__release() either way).
+ * Returns 0 or -errno, reported.
+ */
+int load_policy(const struct diff_options *o, struct policy *p,
+		struct waivers *w);
+
+/*
+ * judge_snapshots() - diff @old with @new, judge the changes by @p and @w
+ * and print the report @o asks for; @old_name and @new_name name them in
+ * warnings.  Returns EXIT_OK, EXIT_BREAK or EXIT_TROUBLE.
+ */
+int judge_snapshots(const struct snapshot *old, const struct snapshot *new,
+		    const char *old_name, const char *new_name,
+		    const struct policy *p, struct waivers *w,
+		    const struct diff_options *o);
+
+/* One side of a comparison: how to load it, and its name in warnings. */
+struct judge_side {
+	const char *name;
+	/* the snapshot, or NULL when it cannot be had (reported) */
+	struct snapshot *(*load)(const struct judge_side *side);
+	const void *data;	/* the loader's */
+};
+
+/*
+ * judge_sides() - what a comparing command does: load the policy and
+ * waivers @o asks for, then @old and @new, and judge_snapshots() them.
+ * Returns its status, or EXIT_TROUBLE when something could not be loaded.
+ */
+int judge_sides(const struct judge_side *old, const struct judge_side *new,
+		const struct diff_options *o);
+
+/*
+ * count_verdicts() - diff and judge as judge_snapshots() does, printing
+ * nothing: how many findings got each verdict, accepted ones not counted,
+ * into @count.  Returns 0 or -ENOMEM.
+ */
+int count_verdicts(const struct snapshot *old, const struct snapshot *new,
+		   const struct policy *p, struct waivers *w,
+		   size_t count[VERDICT_COUNT]);
+
+#endif /* KABIDIFF_CLI_JUDGE_H */

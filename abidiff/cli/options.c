@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A table of struct cli_option becomes a getopt_long() table: an option
+ * with a short letter returns the letter, one without returns
+ * OPT_LONG_ONLY plus its index in the table.  -h is always --help.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "lib/print.h"
+#include "cli.h"
+#include "options.h"
+
+#define OPT_LONG_ONLY	256
+
+static bool takes_argument(const struct cli_option *o)
+{
+	return o->type == CLI_OPT_STRING || o->type == CLI_OPT_CALLBACK;
+}
+
+static size_t count_options(const struct cli_option *options)
+{
+	size_t n = 0;
+
+	while (options[n].type != CLI_OPT_END)
+		n++;
+	return n;
+}
+
+/*
+ * The getopt_long() tables of @options, plus -h/--help when @help: the
+ * long ones in @longopts, the short ones in @shortopts.
+ */
+static int build_getopt_tables(const struct cli_option *options, size_t n,
+			       bool help, unsigned int flags,
+			       struct option **longopts, char **shortopts)
+{
+	struct option *lo = calloc(n + 2, sizeof(*lo));
+	char *so = malloc(3 * n + 3);
+	size_t i, len = 0;
+
+	if (!lo || !so) {
+		free(lo);
+		free(so);
+		return -ENOMEM;
+	}
+	if (flags & PARSE_OPT_STOP_AT_OPERAND)
+		so[len++] = '+';
+	for (i = 0; i < n; i++) {
+		const struct cli_option *o = &options[i];
+
+		lo[i].name = o->long_name;
+		lo[i].has_arg = takes_argument(o) ? required_argument : no_argument;
+		lo[i].val = o->short_name ? o->short_name : OPT_LONG_ONLY + (int)i;
+		if (!o->short_name)
+			continue;
+		so[len++] = o->short_name;
+		if (takes_argument(o))
+			so[len++] = ':';
+	}
+	if (help) {
+		lo[n].name = "help";
+		lo[n].val = 'h';
+		so[len++] = 'h';
+	}
+	so[len] = '\0';
+	*longopts = lo;
+	*shortopts = so;
+	return 0;
+}
+
+static const struct cli_option *find_option(const struct cli_option *options,
+					    size_t n, int val)
+{
+	size_t i;
+
+	if (val >= OPT_LONG_ONLY && (size_t)(val - OPT_LONG_ONLY) < n)
+		return &options[val - OPT_LONG_ONLY];
+	for (i = 0; i < n; i++)
+		if (options[i].short_name && options[i].short_name == val)
+			return &options[i];
+	return NULL;
+}
+
+static int take_option(const char *cmd, const struct cli_option *o,
+		       const char *arg)
+{
+	switch (o->type) {
+	case CLI_OPT_BOOL:
+		*(bool *)o->value = true;
+		return 0;
+	case CLI_OPT_STRING:
+		*(const char **)o->value = arg;
+		return 0;
+	case CLI_OPT_CALLBACK:
+		return o->callback(cmd, o, arg);
+	case CLI_OPT_CALLBACK_NOARG:
+		return o->callback(cmd, o, NULL);
+	default:
+		return -EINVAL;
+	}
+}
+
+int parse_options(const char *cmd, int argc, char **argv,
+		  const struct cli_option *options, const char *usage,
+		  unsigned int flags)
+{
+	size_t n = count_options(options);
+	struct option *longopts;
+	char *shortopts;
+	int c, result = 0;
+
+	if (build_getopt_tables(options, n, usage, flags, &longopts,
+				&shortopts)) {
+		pr_err("out of memory");
+		return PARSE_OPT_ERROR;
+	}
+	/* 0 starts getopt_long() afresh: each command parses its own argv */
+	optind = 0;
+	while (!result && (c = getopt_long(argc, argv, shortopts, longopts,
+					   NULL)) >= 0) {
+		const struct cli_option *o = find_option(options, n, c);
+
+		if (usage && c == 'h') {
+			fputs(usage, stdout);
+			result = PARSE_OPT_HELP;
+		} else if (!o) {
+			/* getopt_long() has said what is wrong */
+			usage_hint(cmd);
+			result = PARSE_OPT_ERROR;
+		} else if (take_option(cmd, o, optarg)) {
+			result = PARSE_OPT_ERROR;
+		}
+	}
+	free(longopts);
+	free(shortopts);
+	return result ? result : optind;
+}
+
+int parse_options_exit(int result)
+{
+	return result == PARSE_OPT_HELP ? EXIT_OK : EXIT_TROUBLE;
+}
