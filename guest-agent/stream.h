@@ -4,8 +4,10 @@
  * with a worked example, is docs/agent-stream.md; this header is its
  * constants and the checksum.
  *
- * It includes only libc headers and defines no object, so the static agent
- * and the host reader (collectors/sysfs/) can both include it.
+ * Exported to the host: one of the two headers of the agent's that the host
+ * may include (with walk.h; make check-layers allows no other), for its
+ * reader (collectors/sysfs/stream-reader.c).  It includes only libc headers
+ * and defines no object, so the static agent and the host share it.
  *
  *	stream  := magic header node* trailer
  *	frame   := u8 type, u32 payload length, payload

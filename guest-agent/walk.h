@@ -2,9 +2,11 @@
 /*
  * Walking a sysfs-like tree without following links and without writing.
  *
- * Shared by the guest agent (PID 1 inside QEMU) and the host, which walks a
- * live or copied tree with it: it includes nothing of kabidiff's and needs
- * only libc, so it builds static for the guest.
+ * Exported to the host: one of the two headers of the agent's that the host
+ * may include (with stream.h; make check-layers allows no other).  The host
+ * walks a live or copied tree with it (collectors/sysfs/sysfs-dir.c) and
+ * links walk.c.  It includes nothing of kabidiff's and needs only libc, so
+ * it builds static for the guest.
  */
 #ifndef KABI_WALK_H
 #define KABI_WALK_H

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "guest-agent/exports.h"
+#include "guest-agent/stream.h"
 #include "lib/print.h"
 #include "stream-reader.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "guest-agent/exports.h"
+#include "guest-agent/walk.h"
 #include "lib/print.h"
 #include "sysfs-dir.h"
 
