@@ -37,8 +37,9 @@ static int build_getopt_tables(const struct cli_option *options, size_t n,
 			       bool help, unsigned int flags,
 			       struct option **longopts, char **shortopts)
 {
+	/* the options, --help, the end; "+", "X:" per option, "h", NUL */
 	struct option *lo = calloc(n + 2, sizeof(*lo));
-	char *so = malloc(3 * n + 3);
+	char *so = malloc(2 * n + 3);
 	size_t i, len = 0;
 
 	if (!lo || !so) {
