@@ -169,6 +169,7 @@ static void syscall__clear(struct syscall *sc)
 	for (i = 0; i < sc->nr_args; i++) {
 		free(sc->args[i].name);
 		free(sc->args[i].type);
+		type_ref__release(&sc->args[i].type_ref);
 	}
 	free(sc->args);
 	free(sc->abi);
@@ -183,6 +184,7 @@ static void type__clear(struct type_def *t)
 	for (i = 0; i < t->nr_members; i++) {
 		free(t->members[i].name);
 		free(t->members[i].type);
+		type_ref__release(&t->members[i].type_ref);
 	}
 	for (i = 0; i < t->nr_enumerators; i++)
 		free(t->enumerators[i].name);
@@ -190,6 +192,7 @@ static void type__clear(struct type_def *t)
 	free(t->enumerators);
 	free(t->name);
 	free(t->target);
+	type_ref__release(&t->target_ref);
 }
 
 static void sysfs_node__clear(struct sysfs_node *n)
@@ -300,36 +303,236 @@ static size_t sort_unique(void *v, size_t nr, size_t size,
 #define SORT_UNIQUE(part, cmp) \
 	sort_unique(s->part.v, s->part.nr, sizeof(*s->part.v), cmp)
 
+const char *type_spelling__unqualified(const char *spelling)
+{
+	for (;;) {
+		if (!strncmp(spelling, "const ", 6))
+			spelling += 6;
+		else if (!strncmp(spelling, "volatile ", 9))
+			spelling += 9;
+		else
+			return spelling;
+	}
+}
+
+/*
+ * The index of the type named by the @len bytes at @name, or -1.  The
+ * types are sorted by type_cmp(): an absent name comes first.
+ */
+static int32_t find_type(const struct snapshot *s, const char *name, size_t len)
+{
+	size_t lo = 0, hi = s->types.nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *n = s->types.v[mid].name;
+		int c = n ? strncmp(n, name, len) : -1;
+
+		if (!c && n[len])
+			c = 1;
+		if (!c)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/*
+ * The longest start of @spelling at a token boundary that names a type of
+ * @s: its length, and its index in *@base (-1, and 0 returned, for none).
+ */
+static size_t base_of(const struct snapshot *s, const char *spelling,
+		      int32_t *base)
+{
+	size_t n;
+
+	for (n = strlen(spelling); n > 0; n--) {
+		if (spelling[n] && !strchr(" *[(", spelling[n]))
+			continue;
+		*base = find_type(s, spelling, n);
+		if (*base >= 0)
+			return n;
+	}
+	*base = -1;
+	return 0;
+}
+
+/*
+ * The bytes of @decl that make a declarator: all but spaces, "const" and
+ * "volatile".  Copied to @out when @out is not NULL; returns their count.
+ */
+static size_t declarator_copy(const char *decl, char *out)
+{
+	size_t len = 0;
+
+	while (*decl) {
+		if (!strncmp(decl, "const", 5)) {
+			decl += 5;
+		} else if (!strncmp(decl, "volatile", 8)) {
+			decl += 8;
+		} else {
+			if (*decl != ' ' && out)
+				out[len] = *decl;
+			len += *decl++ != ' ';
+		}
+	}
+	return len;
+}
+
+void type_ref__release(struct type_ref *ref)
+{
+	free(ref->declarator);
+	ref->declarator = NULL;
+	ref->base = -1;
+}
+
+int type_ref__parse(const struct snapshot *s, const char *spelling,
+		    struct type_ref *ref)
+{
+	size_t len;
+
+	ref->base = -1;
+	ref->declarator = NULL;
+	if (!spelling)
+		return 0;
+	spelling = type_spelling__unqualified(spelling);
+	spelling += base_of(s, spelling, &ref->base);
+	if (ref->base < 0)
+		return 0;
+	len = declarator_copy(spelling, NULL);
+	if (!len)
+		return 0;
+	ref->declarator = malloc(len + 1);
+	if (!ref->declarator) {
+		ref->base = -1;
+		return -ENOMEM;
+	}
+	declarator_copy(spelling, ref->declarator);
+	ref->declarator[len] = '\0';
+	return 0;
+}
+
+/* Put @inner in front of *@decl, which may be NULL: 0 or -ENOMEM. */
+static int declarator_wrap(char **decl, const char *inner)
+{
+	size_t n = strlen(inner), m = *decl ? strlen(*decl) : 0;
+	char *v;
+
+	v = malloc(n + m + 1);
+	if (!v)
+		return -ENOMEM;
+	memcpy(v, inner, n);
+	if (m)
+		memcpy(v + n, *decl, m);
+	v[n + m] = '\0';
+	free(*decl);
+	*decl = v;
+	return 0;
+}
+
+int type_ref__resolve(const struct snapshot *s, const char *spelling,
+		      const struct type_ref *ref, struct type_ref *out,
+		      const char **text)
+{
+	int hops;
+
+	out->base = -1;
+	out->declarator = NULL;
+	*text = type_spelling__unqualified(spelling);
+	for (hops = 0; hops < MAX_TYPEDEF_HOPS; hops++) {
+		const struct type_def *t;
+
+		if (ref->base < 0 || (size_t)ref->base >= s->types.nr)
+			return 0;
+		t = &s->types.v[ref->base];
+		if (ref->declarator &&
+		    declarator_wrap(&out->declarator, ref->declarator)) {
+			type_ref__release(out);
+			return -ENOMEM;
+		}
+		*text = t->name;
+		if (t->kind != TYPE_TYPEDEF || !t->target) {
+			out->base = ref->base;
+			return 0;
+		}
+		*text = type_spelling__unqualified(t->target);
+		ref = &t->target_ref;
+	}
+	return 0;	/* a chain too long: the spelling reached is the rest */
+}
+
+/* Compute @ref from @spelling again, unless an error @err came before. */
+static int ref_again(const struct snapshot *s, const char *spelling,
+		     struct type_ref *ref, int err)
+{
+	type_ref__release(ref);
+	return err ? err : type_ref__parse(s, spelling, ref);
+}
+
+/*
+ * Every spelling's type_ref, from the types in their final order.  After
+ * an error, @err or one of computing, the refs not computed are released:
+ * none is left pointing where a type used to be.
+ */
+static int resolve_refs(struct snapshot *s, int err)
+{
+	size_t i, k;
+
+	for (i = 0; i < s->types.nr; i++) {
+		struct type_def *t = &s->types.v[i];
+
+		err = ref_again(s, t->kind == TYPE_TYPEDEF ? t->target : NULL,
+				&t->target_ref, err);
+		for (k = 0; k < t->nr_members; k++)
+			err = ref_again(s, t->members[k].type,
+					&t->members[k].type_ref, err);
+	}
+	for (i = 0; i < s->syscalls.nr; i++) {
+		struct syscall *sc = &s->syscalls.v[i];
+
+		for (k = 0; k < sc->nr_args; k++)
+			err = ref_again(s, sc->args[k].type,
+					&sc->args[k].type_ref, err);
+	}
+	return err;
+}
+
 int snapshot__sort(struct snapshot *s, const char *origin)
 {
 	char q[256];
 	size_t dup;
+	int err = -EEXIST;
 
 	dup = SORT_UNIQUE(syscalls, syscall_cmp);
 	if (dup < s->syscalls.nr) {
 		pr_err("%s: duplicate syscall %s number %u", origin,
 		       quote_buf(q, sizeof(q), s->syscalls.v[dup].abi),
 		       s->syscalls.v[dup].nr);
-		return -EEXIST;
+		goto out;
 	}
 	dup = SORT_UNIQUE(types, type_cmp);
 	if (dup < s->types.nr) {
 		pr_err("%s: duplicate type %s", origin,
 		       quote_buf(q, sizeof(q), s->types.v[dup].name));
-		return -EEXIST;
+		goto out;
 	}
 	dup = SORT_UNIQUE(sysfs, sysfs_node_cmp);
 	if (dup < s->sysfs.nr) {
 		pr_err("%s: duplicate sysfs path %s", origin,
 		       quote_buf(q, sizeof(q), s->sysfs.v[dup].path));
-		return -EEXIST;
+		goto out;
 	}
 	dup = SORT_UNIQUE(docs, doc_entry_cmp);
 	if (dup < s->docs.nr) {
 		pr_err("%s: duplicate doc entry %s line %u", origin,
 		       quote_buf(q, sizeof(q), s->docs.v[dup].file),
 		       s->docs.v[dup].line);
-		return -EEXIST;
+		goto out;
 	}
-	return 0;
+	err = 0;
+out:
+	return resolve_refs(s, err);
 }

@@ -48,9 +48,25 @@ enum syscall_source {
 };
 #define SYSCALL_SRC_ALL	(SYSCALL_SRC_TABLE | SYSCALL_SRC_DWARF | SYSCALL_SRC_FTRACE)
 
+/*
+ * A C type spelling resolved against the types of its snapshot: the type
+ * it starts with and the declarator around it.  "const struct foo *[2]" is
+ * struct foo and "*[2]"; "__u32" is __u32 (a typedef: type_ref__resolve()
+ * looks through it) and no declarator.  The records below keep one beside
+ * each spelling that names a type.  They are in memory only, computed by
+ * snapshot__sort() once the types are in order, since they are indices;
+ * a snapshot changed afterwards must be sorted again.
+ */
+struct type_ref {
+	int32_t base;		/* index into s->types.v, or -1: no type of it */
+	char *declarator;	/* "*", "[4]", "(*)(int)": spaces, const and
+				 * volatile dropped; malloc()ed, NULL for none */
+};
+
 struct syscall_arg {
 	char *name;
 	char *type;		/* C spelling: "const char *" */
+	struct type_ref type_ref;
 };
 
 struct syscall {
@@ -75,7 +91,8 @@ enum type_kind {
 
 struct type_member {
 	char *name;		/* NULL for an anonymous struct or union */
-	char *type;
+	char *type;		/* C spelling */
+	struct type_ref type_ref;
 	uint64_t offset;	/* bytes; for a bitfield, bit_offset / 8 */
 	uint64_t size;		/* bytes of the member's type */
 	bool bitfield;
@@ -94,6 +111,7 @@ struct type_def {
 	bool incomplete;	/* declared only: no size, no members */
 	uint64_t size;
 	char *target;		/* typedefs only: the aliased type's name */
+	struct type_ref target_ref;
 	struct type_member *members;
 	size_t nr_members;
 	struct enumerator *enumerators;
@@ -218,10 +236,45 @@ int doc_entry__add_what(struct doc_entry *d, const char *pattern);
  * Syscalls are ordered by (abi, nr), types by name, sysfs nodes by path and
  * doc entries by (file, line), all comparing bytes.  Record contents (syscall
  * arguments, members, enumerators, What: lines) keep their order, which is
- * meaningful.  Returns 0, or -EEXIST when two records share a key; the
- * duplicate is then reported as "@origin: duplicate ...".
+ * meaningful.  Then every type_ref is computed (again) from its spelling,
+ * or after an error released.  Returns 0, -EEXIST when two records share a
+ * key (the duplicate is then reported as "@origin: duplicate ..."), or
+ * -ENOMEM.
  */
 int snapshot__sort(struct snapshot *s, const char *origin);
+
+/*
+ * type_ref__parse() - resolve @spelling against the types of @s, which must
+ * be in canonical order, into @ref.  The base is the longest start of
+ * @spelling, leading "const " and "volatile " skipped, that ends at a token
+ * boundary (the end, ' ', '*', '[' or '(') and names a type of @s; the
+ * rest is its declarator.  A NULL @spelling names no type.  Returns 0, or
+ * -ENOMEM with @ref naming no type.  Release @ref with type_ref__release().
+ */
+int type_ref__parse(const struct snapshot *s, const char *spelling,
+		    struct type_ref *ref);
+
+/* type_ref__release() - free @ref's declarator; @ref then names no type. */
+void type_ref__release(struct type_ref *ref);
+
+/* type_spelling__unqualified() - @spelling after its leading qualifiers. */
+const char *type_spelling__unqualified(const char *spelling);
+
+/* Typedef chains longer than this are not looked through. */
+#define MAX_TYPEDEF_HOPS	16
+
+/*
+ * type_ref__resolve() - @ref, of @spelling in @s, with typedefs looked
+ * through: their targets' refs are followed, each typedef's declarator
+ * going inside the one seen so far (foo_t being "struct foo *", "foo_t *"
+ * is struct foo and "**").  Fills @out (release it with type_ref__release())
+ * and sets *@text to the name of its base, or when the chain ends on a
+ * spelling that names no type of @s, or is longer than MAX_TYPEDEF_HOPS, to
+ * that spelling unqualified (@out->base is then -1).  Returns 0 or -ENOMEM.
+ */
+int type_ref__resolve(const struct snapshot *s, const char *spelling,
+		      const struct type_ref *ref, struct type_ref *out,
+		      const char **text);
 
 /* Names used in the JSON form and in reports; NULL for an invalid value. */
 const char *type_kind__name(enum type_kind kind);

@@ -138,6 +138,138 @@ static void test_records(void **state)
 	snapshot__free(s);
 }
 
+static struct type_def *add_type(struct snapshot *s, const char *name,
+				 enum type_kind kind, const char *target)
+{
+	struct type_def *t = snapshot__add_type(s);
+
+	assert_non_null(t);
+	t->name = strdup(name);
+	t->kind = kind;
+	t->target = target ? strdup(target) : NULL;
+	return t;
+}
+
+static const char *ref_base(const struct snapshot *s, const struct type_ref *r)
+{
+	return r->base < 0 ? NULL : s->types.v[r->base].name;
+}
+
+static const struct type_def *get_type(const struct snapshot *s,
+				       const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->types.nr; i++)
+		if (s->types.v[i].name && !strcmp(s->types.v[i].name, name))
+			return &s->types.v[i];
+	fail_msg("no type %s", name);
+	return NULL;
+}
+
+/* Parse @spelling in @s: its base's name (NULL for none), its declarator. */
+static void check_parse(const struct snapshot *s, const char *spelling,
+			const char *base, const char *declarator)
+{
+	struct type_ref r;
+
+	assert_int_equal(type_ref__parse(s, spelling, &r), 0);
+	if (base)
+		assert_string_equal(ref_base(s, &r), base);
+	else
+		assert_null(ref_base(s, &r));
+	if (declarator)
+		assert_string_equal(r.declarator, declarator);
+	else
+		assert_null(r.declarator);
+	type_ref__release(&r);
+	assert_int_equal(r.base, -1);
+}
+
+static void test_type_refs(void **state)
+{
+	struct snapshot *s = snapshot__new();
+	struct syscall *sc = snapshot__add_syscall(s);
+	const struct type_def *t;
+	struct type_ref r, out;
+	const char *text;
+	char *long_name, *spelling = NULL;
+	size_t i;
+
+	sc->abi = strdup("x86_64");
+	add_type(s, "int", TYPE_BASE, NULL);
+	add_type(s, "unsigned int", TYPE_BASE, NULL);
+	add_type(s, "struct foo", TYPE_STRUCT, NULL);
+	type__add_member(&s->types.v[s->types.nr - 1])->type =
+		strdup("struct foo *");
+	add_type(s, "foo_t", TYPE_TYPEDEF, "struct foo *");
+	add_type(s, "foo_pp", TYPE_TYPEDEF, "const foo_t *");
+	add_type(s, "lost_t", TYPE_TYPEDEF, "struct lost *");
+	syscall__add_arg(sc)->type = strdup("foo_t [4]");
+	snapshot__add_type(s)->kind = TYPE_BASE;	/* with no name: first */
+	assert_int_equal(snapshot__sort(s, "test"), 0);
+
+	check_parse(s, "int", "int", NULL);
+	check_parse(s, "unsigned int *", "unsigned int", "*");
+	check_parse(s, "const volatile struct foo * const [2]", "struct foo",
+		    "*[2]");
+	check_parse(s, "int (*)(const int *, unsigned int)", "int",
+		    "(*)(int*,unsignedint)");
+	check_parse(s, "struct foo_bar *", NULL, NULL);
+	check_parse(s, "struct nowhere", NULL, NULL);
+	check_parse(s, NULL, NULL, NULL);
+
+	/* computed by the sort, and again by the next one */
+	t = get_type(s, "struct foo");
+	assert_string_equal(ref_base(s, &t->members[0].type_ref), "struct foo");
+	assert_string_equal(t->members[0].type_ref.declarator, "*");
+	t = get_type(s, "foo_t");
+	assert_string_equal(ref_base(s, &t->target_ref), "struct foo");
+	assert_string_equal(ref_base(s, &s->syscalls.v[0].args[0].type_ref),
+			    "foo_t");
+	assert_string_equal(s->syscalls.v[0].args[0].type_ref.declarator, "[4]");
+	assert_int_equal(get_type(s, "int")->target_ref.base, -1);
+	add_type(s, "char", TYPE_BASE, NULL);
+	assert_int_equal(snapshot__sort(s, "test"), 0);
+	assert_string_equal(ref_base(s, &get_type(s, "foo_t")->target_ref),
+			    "struct foo");
+
+	/* typedefs looked through, the outer declarator outside */
+	assert_int_equal(type_ref__parse(s, "foo_pp *", &r), 0);
+	assert_string_equal(r.declarator, "*");
+	assert_int_equal(type_ref__resolve(s, "foo_pp *", &r, &out, &text), 0);
+	assert_string_equal(ref_base(s, &out), "struct foo");
+	assert_string_equal(text, "struct foo");
+	assert_string_equal(out.declarator, "***");
+	type_ref__release(&out);
+	type_ref__release(&r);
+	/* ending on a spelling that names no type: that is the rest */
+	assert_int_equal(type_ref__parse(s, "lost_t [2]", &r), 0);
+	assert_int_equal(type_ref__resolve(s, "lost_t [2]", &r, &out, &text), 0);
+	assert_int_equal(out.base, -1);
+	assert_string_equal(text, "struct lost *");
+	assert_string_equal(out.declarator, "[2]");
+	type_ref__release(&out);
+	type_ref__release(&r);
+
+	/* no length is too long */
+	long_name = malloc(400);
+	memcpy(long_name, "struct ", 7);
+	for (i = 7; i < 399; i++)
+		long_name[i] = 'a' + i % 26;
+	long_name[399] = '\0';
+	add_type(s, long_name, TYPE_STRUCT, NULL);
+	assert_int_equal(snapshot__sort(s, "test"), 0);
+	assert_true(asprintf(&spelling, "const %s *[%0300d]", long_name, 7) > 0);
+	assert_int_equal(type_ref__parse(s, spelling, &r), 0);
+	assert_string_equal(ref_base(s, &r), long_name);
+	assert_int_equal(strlen(r.declarator), 303);
+	type_ref__release(&r);
+	free(spelling);
+	free(long_name);
+	snapshot__free(s);
+}
+
 static void test_names(void **state)
 {
 	enum abi_level level;
@@ -176,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_sort),
 		cmocka_unit_test(test_duplicates),
 		cmocka_unit_test(test_records),
+		cmocka_unit_test(test_type_refs),
 		cmocka_unit_test(test_names),
 	};
 
