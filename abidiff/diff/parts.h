@@ -22,12 +22,13 @@ int diff_docs(const struct snapshot *old, const struct snapshot *new,
 	      struct diff *d);
 
 /*
- * types_spelling_equiv() - do C type spellings @a (in @old) and @b (in @new)
- * name the same layout?  Typedefs are looked through and differently named
- * structures compared member by member (types.c explains how).
- * Returns 1, 0, or -ENOMEM.
+ * types_ref_equiv() - do C type spelling @a, resolved to @ra in @old, and
+ * @b, resolved to @rb in @new (type_ref__parse()), name the same layout?
+ * Typedefs are looked through and differently named structures compared
+ * member by member (types.c explains how).  Returns 1, 0, or -ENOMEM.
  */
-int types_spelling_equiv(const struct snapshot *old, const struct snapshot *new,
-			 const char *a, const char *b);
+int types_ref_equiv(const struct snapshot *old, const struct snapshot *new,
+		    const char *a, const struct type_ref *ra,
+		    const char *b, const struct type_ref *rb);
 
 #endif /* KABIDIFF_DIFF_PARTS_H */

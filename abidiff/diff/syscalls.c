@@ -70,8 +70,9 @@ static int args_equiv(const struct snapshot *old, const struct snapshot *new,
 	int same = a->nr_args == b->nr_args;
 
 	for (i = 0; same > 0 && i < a->nr_args; i++)
-		same = types_spelling_equiv(old, new, a->args[i].type,
-					    b->args[i].type);
+		same = types_ref_equiv(old, new, a->args[i].type,
+				       &a->args[i].type_ref, b->args[i].type,
+				       &b->args[i].type_ref);
 	return same;
 }
 

@@ -9,9 +9,10 @@
  * Where a member's (or a syscall argument's) type is spelt differently on
  * the two sides ("__u32" and "unsigned int", "struct foo_v1" and "struct
  * foo"), the spelling is not the change: the question is whether the two
- * spellings name the same layout.  types_spelling_equiv() answers it the way
- * libbpf's btf_dedup_is_equiv() compares two type graphs: typedefs are
- * looked through, pointer and array declarators must agree, and two named
+ * spellings name the same layout.  types_ref_equiv() answers it the way
+ * libbpf's btf_dedup_is_equiv() compares two type graphs, on the type_refs
+ * the model resolved each spelling to: typedefs are looked through
+ * (type_ref__resolve()), the whole declarators must agree, and two named
  * structures are equivalent when their sizes and members agree, members'
  * types compared recursively.  Type graphs have cycles (a list node points
  * to its own type), so a pair of types under comparison is assumed
@@ -27,125 +28,12 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "parts.h"
 
-/* Typedef chains and declarators longer than this are not followed. */
-#define MAX_TYPEDEF_HOPS	16
 #define MAX_EQUIV_DEPTH		64
-
-static const struct type_def *find_type(const struct snapshot *s,
-					const char *name, size_t len)
-{
-	size_t lo = 0, hi = s->types.nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const char *n = s->types.v[mid].name;
-		int c = strncmp(n, name, len);
-
-		if (!c && n[len])
-			c = 1;
-		if (!c)
-			return &s->types.v[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-/* A spelling split into the type it starts with and its declarator. */
-struct spelling {
-	const struct type_def *base;	/* NULL: not a type of the snapshot */
-	char text[256];			/* the base's name, or the whole spelling */
-	char decl[64];			/* "*", "[4]", "**": spaces and qualifiers dropped */
-};
-
-static const char *skip_qualifiers(const char *s)
-{
-	for (;;) {
-		if (!strncmp(s, "const ", 6))
-			s += 6;
-		else if (!strncmp(s, "volatile ", 9))
-			s += 9;
-		else
-			return s;
-	}
-}
-
-/* Append @decl to @out without spaces and "const"/"volatile". */
-static void add_declarator(char *out, size_t size, const char *decl)
-{
-	size_t len = strlen(out);
-
-	while (*decl && len + 1 < size) {
-		if (!strncmp(decl, "const", 5) || !strncmp(decl, "volatile", 8)) {
-			decl += *decl == 'c' ? 5 : 8;
-			continue;
-		}
-		if (*decl != ' ')
-			out[len++] = *decl;
-		decl++;
-	}
-	out[len] = '\0';
-}
-
-/* The longest prefix of @s at a token boundary that names a type of @snap. */
-static const struct type_def *base_of(const struct snapshot *snap,
-				      const char *s, size_t *len)
-{
-	size_t n;
-
-	for (n = strlen(s); n > 0; n--) {
-		const struct type_def *t;
-
-		if (s[n] && !strchr(" *[(", s[n]))
-			continue;
-		t = find_type(snap, s, n);
-		if (t) {
-			*len = n;
-			return t;
-		}
-	}
-	return NULL;
-}
-
-/*
- * Split @s into base type and declarator, looking through typedefs: the
- * declarator of "foo_t *" where foo_t is "struct foo *" is "**".
- */
-static void resolve(const struct snapshot *snap, const char *s,
-		    struct spelling *out)
-{
-	char next[256];
-	int hops;
-
-	out->decl[0] = '\0';
-	snprintf(out->text, sizeof(out->text), "%s", skip_qualifiers(s));
-	for (hops = 0; hops < MAX_TYPEDEF_HOPS; hops++) {
-		size_t len = 0;
-		const struct type_def *t = base_of(snap, out->text, &len);
-
-		out->base = t;
-		if (!t)
-			return;
-		/* the declarator seen so far goes outside this one's */
-		snprintf(next, sizeof(next), "%s", out->decl);
-		out->decl[0] = '\0';
-		add_declarator(out->decl, sizeof(out->decl), out->text + len);
-		add_declarator(out->decl, sizeof(out->decl), next);
-		out->text[len] = '\0';
-		if (t->kind != TYPE_TYPEDEF || !t->target)
-			return;
-		snprintf(out->text, sizeof(out->text), "%s",
-			 skip_qualifiers(t->target));
-	}
-}
 
 struct equiv {
 	const struct snapshot *old, *new;
@@ -154,7 +42,9 @@ struct equiv {
 	int depth;
 };
 
-static int spellings_equiv(struct equiv *eq, const char *a, const char *b);
+static int spellings_equiv(struct equiv *eq, const char *a,
+			   const struct type_ref *ra, const char *b,
+			   const struct type_ref *rb);
 
 static bool assumed(const struct equiv *eq, const struct type_def *a,
 		    const struct type_def *b)
@@ -203,7 +93,8 @@ static int members_equiv(struct equiv *eq, const struct type_def *a,
 		       ma->bit_offset == mb->bit_offset &&
 		       ma->bit_size == mb->bit_size;
 		if (same)
-			same = spellings_equiv(eq, ma->type, mb->type);
+			same = spellings_equiv(eq, ma->type, &ma->type_ref,
+					       mb->type, &mb->type_ref);
 	}
 	return same;
 }
@@ -242,32 +133,44 @@ static int types_equiv(struct equiv *eq, const struct type_def *a,
 	}
 }
 
-static int spellings_equiv(struct equiv *eq, const char *a, const char *b)
+static int spellings_equiv(struct equiv *eq, const char *a,
+			   const struct type_ref *ra, const char *b,
+			   const struct type_ref *rb)
 {
-	struct spelling sa, sb;
-	int same;
+	struct type_ref sa = { .base = -1 }, sb = { .base = -1 };
+	const char *ta, *tb;
+	int same = -ENOMEM;
 
 	if (!strcmp(a, b))
 		return 1;	/* the type itself is compared on its own */
-	resolve(eq->old, a, &sa);
-	resolve(eq->new, b, &sb);
-	if (strcmp(sa.decl, sb.decl))
-		return 0;
-	if (!strcmp(sa.text, sb.text))
-		return 1;
-	if (!sa.base || !sb.base)
-		return 0;
-	eq->depth++;
-	same = types_equiv(eq, sa.base, sb.base);
-	eq->depth--;
+	if (type_ref__resolve(eq->old, a, ra, &sa, &ta) ||
+	    type_ref__resolve(eq->new, b, rb, &sb, &tb))
+		goto out;
+	if (strcmp(sa.declarator ? sa.declarator : "",
+		   sb.declarator ? sb.declarator : "")) {
+		same = 0;
+	} else if (!strcmp(ta, tb)) {
+		same = 1;
+	} else if (sa.base < 0 || sb.base < 0) {
+		same = 0;
+	} else {
+		eq->depth++;
+		same = types_equiv(eq, &eq->old->types.v[sa.base],
+				   &eq->new->types.v[sb.base]);
+		eq->depth--;
+	}
+out:
+	type_ref__release(&sa);
+	type_ref__release(&sb);
 	return same;
 }
 
-int types_spelling_equiv(const struct snapshot *old, const struct snapshot *new,
-			 const char *a, const char *b)
+int types_ref_equiv(const struct snapshot *old, const struct snapshot *new,
+		    const char *a, const struct type_ref *ra,
+		    const char *b, const struct type_ref *rb)
 {
 	struct equiv eq = { .old = old, .new = new };
-	int same = spellings_equiv(&eq, a, b);
+	int same = spellings_equiv(&eq, a, ra, b, rb);
 
 	free(eq.assumed);
 	return same;
@@ -442,7 +345,8 @@ static int compare_member(struct type_pair *tp, size_t ia, size_t ib)
 	if (is_reserved_name(ma->name) && within(mb, ma))
 		return 0;	/* reserved space given to new members */
 	if (strcmp(ma->type, mb->type))
-		same = types_spelling_equiv(tp->old, tp->new, ma->type, mb->type);
+		same = types_ref_equiv(tp->old, tp->new, ma->type, &ma->type_ref,
+				       mb->type, &mb->type_ref);
 	if (same < 0)
 		return same;
 	if (!same || (strcmp(ma->type, mb->type) && !same_size))
@@ -472,7 +376,8 @@ static int member_gone(struct type_pair *tp, size_t ia)
 		if (tp->used_b[ib] || bit_start(ma) != bit_start(mb) ||
 		    bit_end(ma) != bit_end(mb))
 			continue;
-		same = types_spelling_equiv(tp->old, tp->new, ma->type, mb->type);
+		same = types_ref_equiv(tp->old, tp->new, ma->type, &ma->type_ref,
+				       mb->type, &mb->type_ref);
 		if (same < 0)
 			return same;
 		if (!same)
@@ -615,7 +520,8 @@ static int compare_type(struct type_pair *tp)
 	if (a->kind == TYPE_TYPEDEF) {
 		if (!a->target || !b->target || !strcmp(a->target, b->target))
 			return 0;
-		same = types_spelling_equiv(tp->old, tp->new, a->target, b->target);
+		same = types_ref_equiv(tp->old, tp->new, a->target, &a->target_ref,
+				       b->target, &b->target_ref);
 		if (same)
 			return same < 0 ? same : 0;
 		return add_type_change(tp, CHANGE_TYPEDEF_CHANGED,
