@@ -23,7 +23,9 @@ fail() {
 	echo "not ok $tap_count - $1"
 	shift
 	for line in "$@"; do
-		printf '%s\n' "$line" | sed 's/^/#   /'
+		if [ -n "$line" ]; then
+			printf '%s\n' "$line" | sed 's/^/#   /'
+		fi
 	done
 }
 
@@ -36,17 +38,51 @@ is() {
 	fi
 }
 
-# relay <FILE: read "ok - NAME" / "not ok - NAME" / "# ..." lines that a
-# helper program wrote and count them as this script's tests (not from a
-# pipe: the counts must stay in this shell)
+# relay NAME <FILE: read the "ok - TEST" / "not ok - TEST" / "# ..." lines
+# that the checker NAME wrote and count them as this script's tests (not
+# from a pipe: the counts must stay in this shell).  Any other line is shown
+# as a comment and makes one failing test: a stray line must not reach the
+# TAP stream as it is ("ok 3", "1..2", "Bail out!") nor be lost.  The last
+# line counts even without its newline.
 relay() {
-	while IFS= read -r line; do
+	relay_stray=0
+	while IFS= read -r line || [ -n "$line" ]; do
 		case "$line" in
 		"ok - "*)	pass "${line#ok - }" ;;
 		"not ok - "*)	fail "${line#not ok - }" ;;
-		*)		printf '%s\n' "$line" ;;
+		"#"*)		printf '%s\n' "$line" ;;
+		"")		;;
+		*)		relay_stray=$((relay_stray + 1))
+				printf '#   %s: %s\n' "$1" "$line" ;;
 		esac
 	done
+	[ "$relay_stray" -eq 0 ] ||
+		fail "$1 printed $relay_stray lines that are neither a test line nor a comment"
+}
+
+# run_checker NAME CMD [ARGS...]: run the checker CMD (a Python script, or
+# "python3 - ARGS <<'PY'": CMD reads this function's stdin), relay the test
+# lines it prints, and add a failing test when it exits non-zero (an
+# exception: Python exits 1 and the checks after it never print) or prints
+# no test line at all, with the end of its stderr as the evidence.  When it
+# passes, its stderr goes to ours.
+run_checker() {
+	checker_name=$1
+	shift
+	"$@" >"$TMP/checker.out" 2>"$TMP/checker.err"
+	checker_status=$?
+	checker_tests=$tap_count
+	relay "$checker_name" <"$TMP/checker.out"
+	checker_tests=$((tap_count - checker_tests))
+	if [ "$checker_status" -ne 0 ]; then
+		fail "$checker_name exited with status $checker_status" \
+		     "$(tail -n 20 "$TMP/checker.err")"
+	elif [ "$checker_tests" -eq 0 ]; then
+		fail "$checker_name printed no test line" \
+		     "$(tail -n 20 "$TMP/checker.err")"
+	else
+		cat "$TMP/checker.err" >&2
+	fi
 }
 
 # skip_all REASON: nothing here can run on this machine
