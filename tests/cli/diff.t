@@ -37,8 +37,7 @@ for n in $PAIRS; do
 	fi
 done
 
-python3 "$TOP/tests/cli/diff-verdicts.py" "$TMP" >"$TMP/verdicts"
-relay <"$TMP/verdicts"
+run_checker diff-verdicts.py python3 "$TOP/tests/cli/diff-verdicts.py" "$TMP"
 
 python3 "$TOP/tests/cli/schema.py" "$TOP/docs/report.schema.json" "$TMP"/*.report.json >"$TMP/schema"
 is "$?" 0 "every JSON report validates against docs/report.schema.json"

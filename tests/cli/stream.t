@@ -14,7 +14,7 @@ printf 'always [madvise] never\n' >"$TMP/sys/kernel/mm/transparent_hugepage/enab
 
 run_kabidiff collect --sysfs-stream "$TMP/stream" --docs "$FIXTURES/abi" -o "$TMP/snap.json"
 is "$status" 0 "collect --sysfs-stream reads the agent's dump"
-python3 - "$TMP/snap.json" >"$TMP/checks" <<'PY'
+run_checker "the checker of the stream's snapshot" python3 - "$TMP/snap.json" <<'PY'
 import json, sys
 snap = json.load(open(sys.argv[1]))
 nodes = {n["path"]: n for n in snap["sysfs"]}
@@ -31,7 +31,6 @@ print(("ok" if link["kind"] == "link" and link["target"].endswith("net/eth0") el
 print(("ok" if snap["coverage"] == {"sysfs_nodes": 8, "documented": 5} else "not ok") +
       f" - coverage from the stream and the docs: {snap['coverage']}")
 PY
-relay <"$TMP/checks"
 
 # damaged NAME MESSAGE: $TMP/NAME is refused with MESSAGE, nothing written
 damaged() {

@@ -23,7 +23,7 @@ cmp -s "$TMP/boot1.json" "$TMP/boot2.json" &&
 	fail "two boots of the same image give identical snapshots" \
 	     "$(diff "$TMP/boot1.json" "$TMP/boot2.json" | head -20)"
 
-python3 - "$TMP/boot1.json" >"$TMP/checks" <<'PY'
+run_checker "the checker of the booted snapshot" python3 - "$TMP/boot1.json" <<'PY'
 import json, sys
 snap = json.load(open(sys.argv[1]))
 nodes = {n["path"]: n for n in snap["sysfs"]}
@@ -47,7 +47,6 @@ check("/proc/sys/kernel/ostype", {"kind": "file", "mode": "0444", "value": {"sha
 print(("ok" if snap["kernel"].get("release", "").startswith("6.1.0-") else "not ok") +
       f" - the stream names the kernel release {snap['kernel'].get('release')}")
 PY
-relay <"$TMP/checks"
 
 # A guest that has not finished by the timeout is killed
 "$KABIDIFF" collect --image "$IMAGE" --timeout 2 -o "$TMP/slow.json" 2>"$TMP/err"

@@ -18,7 +18,7 @@ for side in old new; do
 	is "$?" 0 "collect the $side fixture kernel: vmlinux, boot, docs"
 done
 
-python3 - "$TMP/old.json" >"$TMP/checks" <<'PY'
+run_checker "the checker of the old snapshot" python3 - "$TMP/old.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
 nodes = {n["path"]: n for n in s["sysfs"]}
@@ -48,7 +48,6 @@ check("the argument's layout",
       (32, [("version", "__u32", 0, 4), ("flags", "__u32", 4, 4),
             ("value", "__u64", 8, 8), ("reserved", "__u64[2]", 16, 16)]))
 PY
-relay <"$TMP/checks"
 
 run_kabidiff diff --color never "$TMP/old.json" "$TMP/new.json"
 is "$status" 1 "kabidiff old new: exit 1, the planted breaks"

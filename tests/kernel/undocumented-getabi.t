@@ -53,8 +53,7 @@ printf '%s\n' "$out" | cmp -s - "$TMP/from-snapshot" &&
 	pass "undocumented on a snapshot of the tree says the same" ||
 	fail "undocumented on a snapshot of the tree says the same"
 
-python3 "$TOP/tests/kernel/getabi-compare.py" "$LIST" "$TMP/getabi" \
-	"$TMP/ours" "$TMP/levels" "$TMP/regexes" >"$TMP/compare"
-relay <"$TMP/compare"
+run_checker getabi-compare.py python3 "$TOP/tests/kernel/getabi-compare.py" "$LIST" \
+	"$TMP/getabi" "$TMP/ours" "$TMP/levels" "$TMP/regexes"
 
 done_testing

@@ -20,7 +20,7 @@ TBL=$TREE/arch/x86/entry/syscalls/syscall_64.tbl
 is "$?:$(grep -v 'warnings about the ABI documentation' "$TMP/err")" "0:" \
    "collect --vmlinux ${VMLINUX##*/}: no warning (DWARF and ftrace agree on every argument count)"
 
-python3 - "$TMP/snap.json" "$TBL" >"$TMP/table" <<'PY'
+run_checker "the checker of the syscall table" python3 - "$TMP/snap.json" "$TBL" <<'PY'
 import json, sys
 snap = json.load(open(sys.argv[1]))
 ours = {s["nr"]: s for s in snap["syscalls"] if s["abi"] == "x86_64"}
@@ -58,7 +58,6 @@ print(("ok" if [(a["name"], a["type"]) for a in read["args"]] ==
       " - read(unsigned int fd, char *buf, size_t count)")
 print(("ok" if ours[39]["args"] == [] else "not ok") + " - getpid() has no arguments")
 PY
-relay <"$TMP/table"
 
 # Struct layouts against pahole on the same file
 command -v pahole >/dev/null || {
@@ -68,7 +67,7 @@ command -v pahole >/dev/null || {
 for s in stat __kernel_timespec sockaddr iovec epoll_event clone_args; do
 	pahole -C "$s" "$VMLINUX" >"$TMP/pahole-$s" 2>&1
 done
-python3 - "$TMP/snap.json" "$TMP" >"$TMP/layouts" <<'PY'
+run_checker "the checker of the struct layouts" python3 - "$TMP/snap.json" "$TMP" <<'PY'
 import json, re, sys
 types = json.load(open(sys.argv[1]))["types"]
 for name in ("stat", "__kernel_timespec", "sockaddr", "iovec", "epoll_event", "clone_args"):
@@ -91,6 +90,5 @@ for name in ("stat", "__kernel_timespec", "sockaddr", "iovec", "epoll_event", "c
     if not ok:
         print(f"#   pahole: {(size, members)}\n#   ours:   {got}")
 PY
-relay <"$TMP/layouts"
 
 done_testing
