@@ -2,15 +2,31 @@
 # TAP helpers for the shell tests, sourced by tests/*/*.t (git's t/test-lib.sh
 # in miniature).  Each test prints "ok N - name" or "not ok N - name" with the
 # evidence as "# " lines; done_testing prints the plan and sets the status.
+# A script must end through done_testing or skip_all: one that exits any
+# other way gets a failing test and a plan from the EXIT trap, so it cannot
+# pass with the tests it did not reach.
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 KABIDIFF=${KABIDIFF:-$TOP/build/kabidiff}
 FIXTURES=$TOP/tests/fixtures
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/kabidiff-test.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
 
 tap_count=0
 tap_failed=0
+tap_done=
+
+# the EXIT trap: remove $TMP; if neither done_testing nor skip_all ended the
+# script, say so as a failing test, print the plan and exit non-zero
+tap_exit() {
+	tap_status=$?
+	rm -rf "$TMP"
+	[ -n "$tap_done" ] && return
+	fail "${0##*/} ended with status $tap_status before done_testing: the tests after that point did not run"
+	echo "1..$tap_count"
+	[ "$tap_status" -ne 0 ] || tap_status=1
+	exit "$tap_status"
+}
+trap tap_exit EXIT
 
 pass() {
 	tap_count=$((tap_count + 1))
@@ -87,6 +103,7 @@ run_checker() {
 
 # skip_all REASON: nothing here can run on this machine
 skip_all() {
+	tap_done=1
 	echo "1..0 # SKIP $1"
 	exit 0
 }
@@ -100,6 +117,7 @@ run_kabidiff() {
 }
 
 done_testing() {
+	tap_done=1
 	echo "1..$tap_count"
 	[ "$tap_failed" -eq 0 ]
 	exit
