@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,8 +42,13 @@ kabi_print_fn_t kabi_set_print(kabi_print_fn_t fn)
 	return old;
 }
 
+/*
+ * errno is saved and restored around the callback: it may use stdio, which
+ * sets errno, and callers report an error before they return -errno.
+ */
 void kabi_pr(enum kabi_print_level level, const char *fmt, ...)
 {
+	int saved_errno = errno;
 	va_list ap;
 
 	if (!print_fn)
@@ -50,4 +56,5 @@ void kabi_pr(enum kabi_print_level level, const char *fmt, ...)
 	va_start(ap, fmt);
 	print_fn(level, fmt, ap);
 	va_end(ap);
+	errno = saved_errno;
 }

@@ -33,7 +33,15 @@ typedef void (*kabi_print_fn_t)(enum kabi_print_level level,
  */
 kabi_print_fn_t kabi_set_print(kabi_print_fn_t fn);
 
-/* kabi_pr() - report one diagnostic line through the installed callback. */
+/*
+ * kabi_pr() - report one diagnostic line through the installed callback.
+ *
+ * errno is left as it was, whatever the callback does, so a caller may
+ * report a failure and then return -errno:
+ *
+ *	pr_err("%s: %s", path, strerror(errno));
+ *	return -errno;
+ */
 void __printf(2, 3) kabi_pr(enum kabi_print_level level, const char *fmt, ...);
 
 #define pr_err(fmt, ...)	kabi_pr(KABI_ERROR, fmt, ##__VA_ARGS__)

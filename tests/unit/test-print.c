@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for print.c: kabi_pr() leaves errno as it found it, whatever
+ * the callback does, so "pr_err(...); return -errno;" returns the error
+ * that was reported.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "lib/print.h"
+
+static int calls;
+
+/* A callback that sets errno as a failing stdio call would. */
+static void clobber(enum kabi_print_level level, const char *fmt, va_list ap)
+{
+	calls++;
+	errno = EIO;
+}
+
+/* A callback whose stdio really fails: writing to a read-only stream. */
+static void write_read_only(enum kabi_print_level level, const char *fmt,
+			    va_list ap)
+{
+	FILE *f = fopen("/dev/null", "r");
+
+	calls++;
+	assert_non_null(f);
+	setvbuf(f, NULL, _IONBF, 0);
+	assert_true(vfprintf(f, fmt, ap) < 0);
+	fclose(f);
+}
+
+/* The pattern the library uses: report, then return -errno. */
+static int fail_with(int err)
+{
+	errno = err;
+	pr_err("something: %s", strerror(errno));
+	return -errno;
+}
+
+static void test_callback_clobbers_errno(void **state)
+{
+	kabi_print_fn_t old = kabi_set_print(clobber);
+
+	calls = 0;
+	errno = ENOENT;
+	pr_err("x");
+	assert_int_equal(errno, ENOENT);
+	pr_warn("x");
+	pr_info("x");
+	pr_debug("x");
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(calls, 4);
+	assert_int_equal(fail_with(EACCES), -EACCES);
+	kabi_set_print(old);
+}
+
+static void test_callback_stdio_fails(void **state)
+{
+	kabi_print_fn_t old = kabi_set_print(write_read_only);
+
+	calls = 0;
+	assert_int_equal(fail_with(ENOSPC), -ENOSPC);
+	assert_int_equal(calls, 1);
+	kabi_set_print(old);
+}
+
+/* The default callback writing to a closed stderr sets EBADF inside. */
+static void test_default_to_closed_stderr(void **state)
+{
+	int saved = dup(STDERR_FILENO), after, ret;
+
+	assert_true(saved >= 0);
+	fflush(stderr);
+	close(STDERR_FILENO);
+	errno = ENOTDIR;
+	pr_err("to a closed stderr");
+	pr_warn("to a closed stderr");
+	after = errno;
+	ret = fail_with(EROFS);
+	/* stderr back before asserting: cmocka reports failures there */
+	assert_int_equal(dup2(saved, STDERR_FILENO), STDERR_FILENO);
+	close(saved);
+	clearerr(stderr);
+	assert_int_equal(after, ENOTDIR);
+	assert_int_equal(ret, -EROFS);
+}
+
+/* No callback: nothing is called, errno is left alone. */
+static void test_silenced(void **state)
+{
+	kabi_print_fn_t old = kabi_set_print(NULL);
+
+	errno = EPERM;
+	pr_err("x");
+	assert_int_equal(errno, EPERM);
+	kabi_set_print(old);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_callback_clobbers_errno),
+		cmocka_unit_test(test_callback_stdio_fails),
+		cmocka_unit_test(test_default_to_closed_stderr),
+		cmocka_unit_test(test_silenced),
+	};
+
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
