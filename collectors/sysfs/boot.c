@@ -34,12 +34,14 @@ struct boot_files {
 static int make_files(struct boot_files *b)
 {
 	const char *tmp = getenv("TMPDIR");
+	int err;
 
 	snprintf(b->dir, sizeof(b->dir), "%s/kabidiff-boot.XXXXXX",
 		 tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(b->dir)) {
-		pr_err("%s: %s", b->dir, strerror(errno));
-		return -errno;
+		err = -errno;
+		pr_err("%s: %s", b->dir, strerror(-err));
+		return err;
 	}
 	snprintf(b->initramfs, sizeof(b->initramfs), "%s/initramfs.cpio", b->dir);
 	snprintf(b->console, sizeof(b->console), "%s/console.log", b->dir);
