@@ -104,7 +104,7 @@ static int make_state_dir(struct bisect *b, const char *repo_path)
 	if (!real)
 		return -errno;
 	if (b->o->config)
-		err = read_file(b->o->config, &config, &len);
+		err = read_file_or_report(b->o->config, &config, &len);
 	parts[0] = real;
 	parts[1] = config ? config : "";
 	parts[2] = b->o->build_cmd ? b->o->build_cmd : "";
@@ -230,15 +230,13 @@ static int write_line(FILE *f, void *line)
 /* The commit last checked out into the source directory, if known. */
 static bool last_checkout(struct bisect *b, git_oid *id)
 {
-	kabi_print_fn_t print;
 	char *hex = NULL;
 	size_t len;
 	bool known;
 
-	print = kabi_set_print(NULL);	/* no file is no error */
+	/* read_file() reports nothing: no file is no error */
 	known = !read_file(b->checked_out, &hex, &len) && len >= GIT_OID_HEXSZ &&
 		!git_oid_fromstrn(id, hex, GIT_OID_HEXSZ);
-	kabi_set_print(print);
 	free(hex);
 	return known;
 }

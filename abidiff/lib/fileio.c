@@ -50,7 +50,6 @@ out:
 	if (fd >= 0)
 		close(fd);
 	if (err) {
-		pr_err("%s: %s", path, strerror(-err));
 		free(p);
 		return err;
 	}
@@ -58,4 +57,13 @@ out:
 	*buf = p;
 	*len = n;
 	return 0;
+}
+
+int read_file_or_report(const char *path, char **buf, size_t *len)
+{
+	int err = read_file(path, buf, len);
+
+	if (err)
+		pr_err("%s: %s", path, strerror(-err));
+	return err;
 }

@@ -187,7 +187,7 @@ static int disk_read(void *ctx, const char *rel, char **buf, size_t *len)
 	char path[8192];
 
 	snprintf(path, sizeof(path), "%s/%s", d->abi_dir, rel);
-	return read_file(path, buf, len);
+	return read_file_or_report(path, buf, len);
 }
 
 /* @dir is a kernel tree or Documentation/ABI itself. */

@@ -66,7 +66,7 @@ static void quote_console(const char *path)
 	size_t len, lines = 0;
 	char *buf, *p, *panic;
 
-	if (read_file(path, &buf, &len))
+	if (read_file_or_report(path, &buf, &len))
 		return;
 	for (p = buf + len; p > buf && lines <= CONSOLE_TAIL; p--)
 		lines += p[-1] == '\n';
@@ -88,7 +88,7 @@ static void report_agent(const char *console)
 	char *buf, *line, *end;
 	size_t len;
 
-	if (read_file(console, &buf, &len))
+	if (read_file_or_report(console, &buf, &len))
 		return;
 	line = strstr(buf, "kabi-agent: done:");
 	if (line) {
@@ -174,7 +174,7 @@ int sysfs_boot__collect(const struct boot_options *o, struct snapshot *s)
 	if (!err)
 		report_agent(b.console);
 	if (!err)
-		err = read_file(b.stream, &buf, &len);
+		err = read_file_or_report(b.stream, &buf, &len);
 	if (!err) {
 		err = sysfs_stream__read((unsigned char *)buf, len, o->image,
 					 o->keep_raw, s);

@@ -89,7 +89,7 @@ int initramfs__write(const char *path, const char *init)
 	char *data;
 	int err;
 
-	err = read_file(init, &data, &len);
+	err = read_file_or_report(init, &data, &len);
 	if (err)
 		return err;
 	entries[a.nr - 1].data = data;

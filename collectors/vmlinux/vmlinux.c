@@ -132,6 +132,9 @@ static int read_tbl(struct collect *c, const char *path)
 	size_t len;
 	int err = read_file(path, &buf, &len);
 
+	/* out of memory is reported once, by vmlinux__collect() */
+	if (err && err != -ENOMEM)
+		pr_err("%s: %s", path, strerror(-err));
 	for (line = buf; !err && line && *line; line = next) {
 		char abi[32], name[128];
 		unsigned int nr;

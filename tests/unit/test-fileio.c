@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for fileio.c: read_file() returns -errno and reports nothing;
+ * read_file_or_report() reports one "PATH: reason" line.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "lib/fileio.h"
+#include "lib/print.h"
+
+static char tmpdir[] = "/tmp/kabidiff-test-fileio.XXXXXX";
+static char last_message[1024];
+static int messages;
+
+static void capture(enum kabi_print_level level, const char *fmt, va_list ap)
+{
+	messages++;
+	vsnprintf(last_message, sizeof(last_message), fmt, ap);
+}
+
+static const char *tmp_path(const char *name)
+{
+	static char path[sizeof(tmpdir) + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	return path;
+}
+
+static void write_tmp(const char *name, const char *data, size_t len)
+{
+	FILE *f = fopen(tmp_path(name), "w");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* read_file() of @path, checking that it reports nothing */
+static int read_silently(const char *path, char **buf, size_t *len)
+{
+	kabi_print_fn_t old = kabi_set_print(capture);
+	int err;
+
+	messages = 0;
+	err = read_file(path, buf, len);
+	kabi_set_print(old);
+	assert_int_equal(messages, 0);
+	return err;
+}
+
+static void test_read_file_reads(void **state)
+{
+	static const char data[] = "line one\nline\0two\n";
+	char *buf = NULL;
+	size_t len = 0;
+
+	write_tmp("data", data, sizeof(data) - 1);
+	assert_int_equal(read_silently(tmp_path("data"), &buf, &len), 0);
+	assert_int_equal(len, sizeof(data) - 1);
+	assert_memory_equal(buf, data, sizeof(data));	/* and the NUL */
+	free(buf);
+
+	write_tmp("empty", "", 0);
+	buf = NULL;
+	assert_int_equal(read_silently(tmp_path("empty"), &buf, &len), 0);
+	assert_int_equal(len, 0);
+	assert_string_equal(buf, "");
+	free(buf);
+	unlink(tmp_path("data"));
+	unlink(tmp_path("empty"));
+}
+
+/* A file over the first 64 KiB buffer grows it. */
+static void test_read_file_large(void **state)
+{
+	size_t size = 3 * 65536 + 17, len = 0, i;
+	char *data = malloc(size), *buf = NULL;
+
+	assert_non_null(data);
+	for (i = 0; i < size; i++)
+		data[i] = 'a' + i % 26;
+	write_tmp("large", data, size);
+	assert_int_equal(read_silently(tmp_path("large"), &buf, &len), 0);
+	assert_int_equal(len, size);
+	assert_memory_equal(buf, data, size);
+	assert_int_equal(buf[size], '\0');
+	free(buf);
+	free(data);
+	unlink(tmp_path("large"));
+}
+
+/* Failures come back as -errno, with nothing reported. */
+static void test_read_file_fails_silently(void **state)
+{
+	char *buf = NULL;
+	size_t len;
+
+	assert_int_equal(read_silently(tmp_path("none"), &buf, &len), -ENOENT);
+	assert_int_equal(read_silently(tmpdir, &buf, &len), -EISDIR);
+	assert_int_equal(read_silently(tmp_path("none/x"), &buf, &len), -ENOENT);
+	assert_null(buf);
+}
+
+/* read_file_or_report(): the line read_file() printed before, once. */
+static void expect_report(const char *path, int err, const char *reason)
+{
+	kabi_print_fn_t old = kabi_set_print(capture);
+	char expected[1200];
+	char *buf = NULL;
+	size_t len;
+
+	messages = 0;
+	assert_int_equal(read_file_or_report(path, &buf, &len), err);
+	kabi_set_print(old);
+	snprintf(expected, sizeof(expected), "%s: %s", path, reason);
+	assert_int_equal(messages, 1);
+	assert_string_equal(last_message, expected);
+	assert_null(buf);
+}
+
+static void test_read_file_or_report(void **state)
+{
+	kabi_print_fn_t old;
+	char *buf = NULL;
+	size_t len;
+
+	expect_report(tmp_path("none"), -ENOENT, "No such file or directory");
+	expect_report(tmpdir, -EISDIR, "Is a directory");
+
+	write_tmp("ok", "ok\n", 3);
+	old = kabi_set_print(capture);
+	messages = 0;
+	assert_int_equal(read_file_or_report(tmp_path("ok"), &buf, &len), 0);
+	kabi_set_print(old);
+	assert_int_equal(messages, 0);
+	assert_string_equal(buf, "ok\n");
+	free(buf);
+	unlink(tmp_path("ok"));
+}
+
+static int set_up(void **state)
+{
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int tear_down(void **state)
+{
+	return rmdir(tmpdir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_read_file_reads),
+		cmocka_unit_test(test_read_file_large),
+		cmocka_unit_test(test_read_file_fails_silently),
+		cmocka_unit_test(test_read_file_or_report),
+	};
+
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return cmocka_run_group_tests(tests, set_up, tear_down);
+}
