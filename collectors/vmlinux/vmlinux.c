@@ -98,10 +98,16 @@ static int read_identity(struct collect *c)
 	const struct ksym *banner = kimage__sym(&c->k, "linux_banner");
 	struct kernel_ident *id = &c->s->kernel;
 	char *text, *p, build_id[129];
+	int err = 0;
 
 	id->arch = strdup("x86_64");
-	if (!kimage__build_id(&c->k, build_id, sizeof(build_id)))
+	if (!id->arch)
+		return -ENOMEM;
+	if (!kimage__build_id(&c->k, build_id, sizeof(build_id))) {
 		id->build_id = strdup(build_id);
+		if (!id->build_id)
+			return -ENOMEM;
+	}
 	if (!banner) {
 		pr_warn("%s: no linux_banner symbol: the kernel release is unknown",
 			c->k.path);
@@ -117,12 +123,17 @@ static int read_identity(struct collect *c)
 		p = strchr(text + 14, ' ');
 		id->release = strndup(text + 14, p ? (size_t)(p - text - 14) :
 				      strlen(text + 14));
+		if (!id->release)
+			err = -ENOMEM;
 	}
 	p = strstr(text, " #");
-	if (p)
+	if (!err && p) {
 		id->version = strdup(p + 1);
+		if (!id->version)
+			err = -ENOMEM;
+	}
 	free(text);
-	return 0;
+	return err;
 }
 
 /* syscall_64.tbl: "<nr> <abi> <name> [<entry>]"; keep common and 64. */
@@ -151,8 +162,11 @@ static int read_tbl(struct collect *c, const char *path)
 
 			err = slot ? 0 : -ENOMEM;
 		}
-		if (!err && !c->tbl_names[nr])
+		if (!err && !c->tbl_names[nr]) {
 			c->tbl_names[nr] = strdup(name);
+			if (!c->tbl_names[nr])
+				err = -ENOMEM;
+		}
 	}
 	free(buf);
 	return err;
