@@ -227,15 +227,22 @@ static int name_anon(struct type_closure *tc, Dwarf_Die *die,
 	return 0;
 }
 
-/* The snapshot's name of a named (or named anonymous) type; NULL if none. */
+/*
+ * The snapshot's name of a named (or named anonymous) type; NULL if none,
+ * or with *@err set to -ENOMEM when naming an anonymous one ran out.
+ */
 static const char *type_key(struct type_closure *tc, Dwarf_Die *die,
-			    char *buf, size_t size)
+			    char *buf, size_t size, int *err)
 {
 	const char *name = dwarf_diename(die), *word = kind_word(dwarf_tag(die));
 
 	if (!name) {
-		if (!word || name_anon(tc, die, "anonymous"))
+		if (!word)
 			return NULL;
+		if (name_anon(tc, die, "anonymous")) {
+			*err = -ENOMEM;
+			return NULL;
+		}
 		return anon_name(tc, die);
 	}
 	if (!word)
@@ -400,7 +407,7 @@ static void spell_named_or_declarator(struct type_closure *tc, Dwarf_Die *die,
 	case DW_TAG_structure_type:
 	case DW_TAG_union_type:
 	case DW_TAG_enumeration_type:
-		key = type_key(tc, die, buf, sizeof(buf));
+		key = type_key(tc, die, buf, sizeof(buf), &sp->err);
 		if (key) {
 			put(sp, key);
 			queue(tc, die, sp);
@@ -564,10 +571,10 @@ int type_closure__run(struct type_closure *tc)
 
 	while (!err && tc->next < tc->nr_queue) {
 		Dwarf_Die die = tc->queue[tc->next++], target;
-		const char *name = type_key(tc, &die, buf, sizeof(buf));
+		const char *name = type_key(tc, &die, buf, sizeof(buf), &err);
 
 		if (!name)
-			continue;
+			continue;	/* unnamed, or err is set */
 		/* an anonymous struct behind a typedef is named after it */
 		if (dwarf_tag(&die) == DW_TAG_typedef && type_of(&die, &target)) {
 			char where[600];
