@@ -54,9 +54,13 @@ static int check_size(struct kimage *k)
 	Elf_Scn *scn = NULL;
 	struct stat st;
 	GElf_Shdr sh;
+	int err;
 
-	if (fstat(k->fd, &st))
-		return -errno;
+	if (fstat(k->fd, &st)) {
+		err = -errno;
+		pr_err("%s: %s", k->path, strerror(-err));
+		return err;
+	}
 	if (k->ehdr.e_shoff + (uint64_t)k->ehdr.e_shnum * k->ehdr.e_shentsize >
 	    (uint64_t)st.st_size)
 		goto truncated;
