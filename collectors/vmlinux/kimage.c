@@ -178,8 +178,6 @@ int kimage__open(struct kimage *k, const char *path)
 	err = check_header(k);
 	if (!err)
 		err = load_symbols(k);
-	if (err == -ENOMEM)
-		pr_err("%s: out of memory", path);
 	return err;
 }
 

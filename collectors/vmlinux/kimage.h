@@ -33,7 +33,8 @@ struct kimage {
 /*
  * kimage__open() - open @path as a 64-bit x86 vmlinux with a symbol table.
  * Returns 0 or -errno, reported through kabi_pr() with what to do about it
- * (a bzImage is not a vmlinux, another architecture is not supported, ...).
+ * (a bzImage is not a vmlinux, another architecture is not supported, ...);
+ * but -ENOMEM is not reported, vmlinux__collect() says it once for all.
  */
 int kimage__open(struct kimage *k, const char *path);
 
