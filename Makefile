@@ -78,7 +78,7 @@ CLI_SRCS	:= abidiff/main.c \
 			docs.c show.c undocumented.c)
 UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \
 		   test-abidocs test-docmatch test-diff-types test-print \
-		   test-fileio
+		   test-fileio test-vmlinux-oom
 
 LIB_OBJS	:= $(LIB_SRCS:%.c=$(O)/%.o)
 CLI_OBJS	:= $(CLI_SRCS:%.c=$(O)/%.o)
@@ -142,10 +142,14 @@ $(O)/%.o: %.c $(FLAGS_FILE)
 	$(QUIET_CC)$(CC) $(BASIC_CFLAGS) $(INCLUDES) $(CFLAGS) -c -o $@ $<
 
 $(O)/tests/unit/%: $(O)/tests/unit/%.o $(LIB_OBJS)
-	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
 $(ASAN_O)/tests/unit/%: $(ASAN_O)/tests/unit/%.o $(LIB_OBJS:$(O)/%=$(ASAN_O)/%)
-	$(QUIET_LINK)$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
+
+# test-vmlinux-oom fails allocations: the objects' calls go to its wrappers.
+$(O)/tests/unit/test-vmlinux-oom $(ASAN_O)/tests/unit/test-vmlinux-oom: \
+	TEST_LDFLAGS := $(foreach f,malloc calloc realloc reallocarray strdup strndup,-Wl,--wrap=$(f))
 
 $(O)/tests/unit/%.o $(ASAN_O)/tests/unit/%.o: \
 	BASIC_CFLAGS += -DSRCDIR='"$(CURDIR)"'

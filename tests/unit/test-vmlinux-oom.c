@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The vmlinux collector out of memory: collecting mini.elf (and a syscall
+ * table) with the Nth allocation failing, for every N until none fails,
+ * must return -ENOMEM and report "PATH: out of memory", one error line and
+ * no other, never a snapshot with a part quietly missing.
+ *
+ * The failures are injected at link time: the Makefile links this test
+ * with -Wl,--wrap for the allocation functions, so the calls the objects
+ * make go to the __wrap_ functions here.  Allocations inside libelf and
+ * libdw are theirs and not counted.  Under ASan the same run also finds
+ * what a failure path leaks.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "collectors/vmlinux/vmlinux.h"
+#include "lib/print.h"
+#include "model/model.h"
+
+#define MINI	SRCDIR "/tests/fixtures/vmlinux/mini.elf"
+
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t nmemb, size_t size);
+void *__real_realloc(void *p, size_t size);
+void *__real_reallocarray(void *p, size_t nmemb, size_t size);
+char *__real_strdup(const char *s);
+char *__real_strndup(const char *s, size_t n);
+void *__wrap_malloc(size_t size);
+void *__wrap_calloc(size_t nmemb, size_t size);
+void *__wrap_realloc(void *p, size_t size);
+void *__wrap_reallocarray(void *p, size_t nmemb, size_t size);
+char *__wrap_strdup(const char *s);
+char *__wrap_strndup(const char *s, size_t n);
+
+static unsigned long allocations, fail_at;	/* 0: none fails */
+
+/* true when this allocation is the one to fail */
+static int fail_now(void)
+{
+	if (!fail_at || ++allocations != fail_at)
+		return 0;
+	errno = ENOMEM;
+	return 1;
+}
+
+void *__wrap_malloc(size_t size)
+{
+	return fail_now() ? NULL : __real_malloc(size);
+}
+
+void *__wrap_calloc(size_t nmemb, size_t size)
+{
+	return fail_now() ? NULL : __real_calloc(nmemb, size);
+}
+
+void *__wrap_realloc(void *p, size_t size)
+{
+	return fail_now() ? NULL : __real_realloc(p, size);
+}
+
+void *__wrap_reallocarray(void *p, size_t nmemb, size_t size)
+{
+	return fail_now() ? NULL : __real_reallocarray(p, nmemb, size);
+}
+
+char *__wrap_strdup(const char *s)
+{
+	return fail_now() ? NULL : __real_strdup(s);
+}
+
+char *__wrap_strndup(const char *s, size_t n)
+{
+	return fail_now() ? NULL : __real_strndup(s, n);
+}
+
+static char errors[4096];
+static unsigned int nr_errors;
+
+static void capture(enum kabi_print_level level, const char *fmt, va_list ap)
+{
+	size_t used = strlen(errors);
+
+	if (level != KABI_ERROR)
+		return;
+	nr_errors++;
+	vsnprintf(errors + used, sizeof(errors) - used, fmt, ap);
+	used = strlen(errors);
+	snprintf(errors + used, sizeof(errors) - used, "\n");
+}
+
+static char tbl[] = "/tmp/kabidiff-test-oom.XXXXXX";
+
+/*
+ * Collect with allocation @n failing.  Returns whether it came to that,
+ * with what vmlinux__collect() returned in *@err; a run that did not is
+ * checked for what mini.elf holds.
+ */
+static bool collect_failing_at(unsigned long n, const char *syscall_tbl,
+			       int *err)
+{
+	struct vmlinux_stats st = { 0 };
+	struct snapshot *s = snapshot__new();
+	bool failed;
+
+	assert_non_null(s);
+	errors[0] = '\0';
+	nr_errors = 0;
+	allocations = 0;
+	fail_at = n;
+	*err = vmlinux__collect(MINI, syscall_tbl, s, &st);
+	fail_at = 0;
+	failed = allocations >= n;
+	if (!failed) {
+		assert_int_equal(*err, 0);
+		assert_int_equal(nr_errors, 0);
+		assert_int_equal(s->syscalls.nr, 5);
+		assert_string_equal(s->syscalls.v[0].name, "read");
+		assert_string_equal(s->syscalls.v[1].name,
+				    syscall_tbl ? "stat" : "newstat");
+		assert_non_null(s->kernel.arch);
+		assert_non_null(s->kernel.build_id);
+		assert_non_null(s->kernel.release);
+		assert_true(s->types.nr > 0);
+	}
+	snapshot__free(s);
+	return failed;
+}
+
+static void every_allocation_fails(const char *syscall_tbl)
+{
+	kabi_print_fn_t old = kabi_set_print(capture);
+	unsigned long n;
+	int err;
+
+	for (n = 1; collect_failing_at(n, syscall_tbl, &err); n++) {
+		if (err == -ENOMEM && nr_errors == 1 &&
+		    !strcmp(errors, MINI ": out of memory\n"))
+			continue;
+		kabi_set_print(old);
+		fail_msg("allocation %lu failing: returned %d, reported:\n%s",
+			 n, err, errors);
+	}
+	kabi_set_print(old);
+	/* the collector allocates: the runs above did test something */
+	assert_true(n > 20);
+	print_message("# %lu allocations, each failed once\n", n - 1);
+}
+
+static void test_vmlinux_oom(void **state)
+{
+	every_allocation_fails(NULL);
+}
+
+static void test_vmlinux_oom_with_table(void **state)
+{
+	every_allocation_fails(tbl);
+}
+
+static int set_up(void **state)
+{
+	static const char lines[] =
+		"# comment\n"
+		"0\tcommon\tread\t\tsys_read\n"
+		"1\tcommon\tstat\t\tsys_newstat\n"
+		"2\t64\tgetpid\t\tsys_getpid\n"
+		"512\tx32\trt_sigaction\tcompat_sys_rt_sigaction\n";
+	int fd = mkstemp(tbl);
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, lines, sizeof(lines) - 1) != sizeof(lines) - 1) {
+		close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+static int tear_down(void **state)
+{
+	return unlink(tbl);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vmlinux_oom),
+		cmocka_unit_test(test_vmlinux_oom_with_table),
+	};
+
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return cmocka_run_group_tests(tests, set_up, tear_down);
+}
