@@ -35,7 +35,16 @@ static int flush_and_close(FILE *f, const char *path)
 {
 	int err = 0;
 
-	if (fflush(f) || ferror(f) || fsync(fileno(f)))
+	/*
+	 * A write that failed before this flush left @f in error, and errno
+	 * as it set it unless something changed it since: never take a 0
+	 * from there for success.
+	 */
+	if (fflush(f))
+		err = -errno;
+	else if (ferror(f))
+		err = errno ? -errno : -EIO;
+	else if (fsync(fileno(f)))
 		err = -errno;
 	if (fclose(f) && !err)
 		err = -errno;

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests for fileio.c: read_file() returns -errno and reports nothing;
- * read_file_or_report() reports one "PATH: reason" line.
+ * read_file_or_report() reports one "PATH: reason" line.  And for
+ * atomic-file.c: a stream left in error is a failed write, whatever errno
+ * says by then.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "lib/atomic-file.h"
 #include "lib/fileio.h"
 #include "lib/print.h"
 
@@ -148,6 +152,65 @@ static void test_read_file_or_report(void **state)
 	unlink(tmp_path("ok"));
 }
 
+/* Leave @f in error as a failed write would, then lose errno. */
+static int fail_quietly(FILE *f, void *ctx)
+{
+	fputs("partial", f);
+	assert_int_equal(fgetc(f), EOF);	/* "w": EBADF, and the error flag */
+	assert_true(ferror(f));
+	errno = 0;
+	return 0;
+}
+
+static int write_ok(FILE *f, void *ctx)
+{
+	return fputs("new\n", f) < 0 ? -EIO : 0;
+}
+
+static unsigned int dir_entries(void)
+{
+	DIR *d = opendir(tmpdir);
+	struct dirent *e;
+	unsigned int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static void test_atomic_write_stream_error(void **state)
+{
+	kabi_print_fn_t old;
+	char expected[1200];
+	char *buf = NULL;
+	size_t len;
+
+	write_tmp("target", "old\n", 4);
+	old = kabi_set_print(capture);
+	messages = 0;
+	assert_int_equal(atomic_write(tmp_path("target"), fail_quietly, NULL),
+			 -EIO);
+	kabi_set_print(old);
+	snprintf(expected, sizeof(expected), "%s: write failed: %s",
+		 tmp_path("target"), strerror(EIO));
+	assert_int_equal(messages, 1);
+	assert_string_equal(last_message, expected);
+	/* the old file is left as it was, and no temporary file */
+	assert_int_equal(read_file(tmp_path("target"), &buf, &len), 0);
+	assert_string_equal(buf, "old\n");
+	free(buf);
+	assert_int_equal(dir_entries(), 1);
+
+	assert_int_equal(atomic_write(tmp_path("target"), write_ok, NULL), 0);
+	assert_int_equal(read_file(tmp_path("target"), &buf, &len), 0);
+	assert_string_equal(buf, "new\n");
+	free(buf);
+	assert_int_equal(dir_entries(), 1);
+	unlink(tmp_path("target"));
+}
+
 static int set_up(void **state)
 {
 	return mkdtemp(tmpdir) ? 0 : -1;
@@ -165,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_read_file_large),
 		cmocka_unit_test(test_read_file_fails_silently),
 		cmocka_unit_test(test_read_file_or_report),
+		cmocka_unit_test(test_atomic_write_stream_error),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
