@@ -15,9 +15,15 @@
 /* What git's run_builtin() does: output that did not arrive is trouble. */
 static int finish_stdout(int status)
 {
-	if (fflush(stdout) || ferror(stdout)) {
+	int err = 0;
+
+	if (fflush(stdout))
+		err = errno;
+	else if (ferror(stdout))	/* an earlier write's errno, if kept */
+		err = errno ? errno : EIO;
+	if (err) {
 		fprintf(stderr, "kabidiff: write error on standard output: %s\n",
-			strerror(errno));
+			strerror(err));
 		return EXIT_TROUBLE;
 	}
 	return status;
