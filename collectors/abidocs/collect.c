@@ -103,8 +103,11 @@ int abidocs__walk(const struct abidocs_tree *t, struct snapshot *s,
 	s->docs.collected = true;
 	for (i = 0; !err && i < ARRAY_SIZE(levels); i++) {
 		const char *name = abi_level__name(levels[i]);
+		int kind = t->kind(t->ctx, name);
 
-		if (t->kind(t->ctx, name) != ABIDOCS_DIR)
+		if (kind < 0)
+			err = kind;
+		if (kind != ABIDOCS_DIR)
 			continue;
 		w.level = levels[i];
 		err = walk_dir(&w, name, 1);
@@ -132,10 +135,18 @@ static int disk_kind(void *ctx, const char *rel)
 	char path[8192];
 	struct stat st;
 
+	int err;
+
 	snprintf(path, sizeof(path), "%s/%s", d->abi_dir, rel);
-	if (stat(path, &st))
+	if (!stat(path, &st))
+		return S_ISDIR(st.st_mode) ? ABIDOCS_DIR : ABIDOCS_FILE;
+	if (errno == ENOENT || errno == ENOTDIR)
 		return ABIDOCS_ABSENT;
-	return S_ISDIR(st.st_mode) ? ABIDOCS_DIR : ABIDOCS_FILE;
+	/* a level that cannot be looked at is not one that is not there */
+	err = -errno;
+	if (err != -ENOMEM)
+		pr_err("%s: %s", path, strerror(-err));
+	return err;
 }
 
 static int skip_hidden(const struct dirent *e)

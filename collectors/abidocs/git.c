@@ -59,22 +59,21 @@ static int git_fail(const char *what, int gerr)
 	return gerr == GIT_ENOTFOUND ? -ENOENT : -EIO;
 }
 
-/* The object of @rel under the ABI tree, or NULL when there is none. */
-static git_tree_entry *lookup(struct git_docs *g, const char *rel)
-{
-	git_tree_entry *e;
-
-	return git_tree_entry_bypath(&e, g->abi, rel) ? NULL : e;
-}
-
+/* Only "not found" is absent: a failed lookup is no answer. */
 static int git_kind(void *ctx, const char *rel)
 {
-	git_tree_entry *e = lookup(ctx, rel);
-	int kind = ABIDOCS_ABSENT;
+	struct git_docs *g = ctx;
+	int kind = ABIDOCS_ABSENT, err;
+	git_tree_entry *e;
 
-	if (e && git_tree_entry_type(e) == GIT_OBJECT_TREE)
+	err = git_tree_entry_bypath(&e, g->abi, rel);
+	if (err == GIT_ENOTFOUND)
+		return ABIDOCS_ABSENT;
+	if (err)
+		return git_fail(g->where, err);
+	if (git_tree_entry_type(e) == GIT_OBJECT_TREE)
 		kind = ABIDOCS_DIR;
-	else if (e && git_tree_entry_type(e) == GIT_OBJECT_BLOB)
+	else if (git_tree_entry_type(e) == GIT_OBJECT_BLOB)
 		kind = ABIDOCS_FILE;
 	git_tree_entry_free(e);
 	return kind;

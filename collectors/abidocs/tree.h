@@ -23,7 +23,8 @@ struct abidocs_dirent {
  * Documentation/ABI directory ("testing/sysfs-foo"); @where names that
  * directory in messages ("linux/Documentation/ABI").
  *
- * @kind:  0 when @rel is absent, 1 a file, 2 a directory.
+ * @kind:  0 when @rel is absent, 1 a file, 2 a directory; -errno when
+ *         that cannot be told, reported (-ENOMEM is left to the caller).
  * @list:  the names in directory @rel, hidden ones (".foo") left out, into a
  *         malloc()ed array of @nr entries the caller frees (each name, then
  *         the array); 0 or -errno, reported.
