@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Snapshot <-> JSON, through jansson.
+ * Snapshot <-> JSON, through jansson, by the field tables of snapshot-fields.h.
  *
  * Loading is strict: every field is checked for presence, type and range,
  * unknown fields are refused, and an error names the file and the place in
@@ -23,6 +23,7 @@
 #include "lib/fileio.h"
 #include "lib/print.h"
 #include "jstr.h"
+#include "snapshot-fields.h"
 #include "snapshot-json.h"
 
 /*
@@ -124,9 +125,19 @@ static const json_t *optional(const json_t *obj, const char *key)
 	return json_is_null(v) ? NULL : v;
 }
 
-/* @obj must be an object whose keys are all in the NULL-terminated @fields. */
+static const struct jfield *find_field(const struct jrecord *r, const char *key)
+{
+	const struct jfield *f;
+
+	for (f = r->fields; f < r->fields + r->nr_fields; f++)
+		if (!strcmp(f->key, key))
+			return f;
+	return NULL;
+}
+
+/* @obj must be an object whose keys are all fields of @r. */
 static int want_object(const struct loader *ld, const struct jpath *jp,
-		       const json_t *obj, const char *const *fields)
+		       const json_t *obj, const struct jrecord *r)
 {
 	const char *key;
 	json_t *v;
@@ -134,11 +145,7 @@ static int want_object(const struct loader *ld, const struct jpath *jp,
 	if (!json_is_object(obj))
 		return wrong_type(ld, jp, "an object", obj);
 	json_object_foreach((json_t *)obj, key, v) {
-		const char *const *f;
-
-		for (f = fields; *f && strcmp(*f, key); f++)
-			;
-		if (!*f) {
+		if (!find_field(r, key)) {
 			char q[128];
 
 			return bad(ld, jp, "unknown field %s",
@@ -161,14 +168,6 @@ static int want_string(const struct loader *ld, const struct jpath *jp,
 	if (err == -EINVAL)
 		return bad(ld, jp, "bad byte escape or NUL in string");
 	return err;
-}
-
-static int opt_string(const struct loader *ld, const struct jpath *jp,
-		      const json_t *obj, char **out)
-{
-	const json_t *v = optional(obj, jp->key);
-
-	return v ? want_string(ld, jp, v, out) : 0;
 }
 
 static int want_uint(const struct loader *ld, const struct jpath *jp,
@@ -209,331 +208,6 @@ static int want_array(const struct loader *ld, const struct jpath *jp,
 	return 0;
 }
 
-/* A string naming a value of an enum, looked up by @parse. */
-#define want_name(ld, jp, v, parse, out) ({				\
-	char *name__ = NULL;						\
-	int err__ = want_string(ld, jp, v, &name__);			\
-									\
-	if (!err__ && parse(name__, out))				\
-		err__ = bad(ld, jp, "unknown value \"%s\"", name__);	\
-	free(name__);							\
-	err__;								\
-})
-
-static const char *const kernel_fields[] = {
-	"release", "version", "arch", "build_id", "git", "collected_by", NULL
-};
-
-static int load_kernel(const struct loader *ld, const struct jpath *jp,
-		       const json_t *obj, struct kernel_ident *k)
-{
-	int err;
-
-	if (!obj)
-		return missing_field(ld, jp);
-	err = want_object(ld, jp, obj, kernel_fields);
-	if (!err)
-		err = opt_string(ld, JP_FIELD(jp, "release"), obj, &k->release);
-	if (!err)
-		err = opt_string(ld, JP_FIELD(jp, "version"), obj, &k->version);
-	if (!err)
-		err = opt_string(ld, JP_FIELD(jp, "arch"), obj, &k->arch);
-	if (!err)
-		err = opt_string(ld, JP_FIELD(jp, "build_id"), obj, &k->build_id);
-	if (!err)
-		err = opt_string(ld, JP_FIELD(jp, "git"), obj, &k->git);
-	if (!err)
-		err = opt_string(ld, JP_FIELD(jp, "collected_by"), obj,
-				 &k->collected_by);
-	return err;
-}
-
-static const char *const syscall_source_names[] = { "table", "dwarf", "ftrace" };
-
-static int load_sources(const struct loader *ld, const struct jpath *jp,
-			const json_t *arr, unsigned int *sources)
-{
-	size_t i, n;
-	int err = want_array(ld, jp, arr);
-
-	for (i = 0; !err && i < json_array_size(arr); i++) {
-		const struct jpath *ejp = JP_INDEX(jp, i);
-		const json_t *v = json_array_get(arr, i);
-
-		if (!json_is_string(v))
-			return wrong_type(ld, ejp, "a string", v);
-		for (n = 0; n < ARRAY_SIZE(syscall_source_names); n++)
-			if (!strcmp(json_string_value(v), syscall_source_names[n]))
-				break;
-		if (n == ARRAY_SIZE(syscall_source_names) || (*sources & 1u << n))
-			return bad(ld, ejp, "unknown or repeated source \"%s\"",
-				   json_string_value(v));
-		*sources |= 1u << n;
-	}
-	return err;
-}
-
-static const char *const arg_fields[] = { "name", "type", NULL };
-
-static int load_arg(const struct loader *ld, const struct jpath *jp,
-		    const json_t *obj, struct syscall *sc)
-{
-	struct syscall_arg *arg;
-	int err;
-
-	err = want_object(ld, jp, obj, arg_fields);
-	if (err)
-		return err;
-	arg = syscall__add_arg(sc);
-	if (!arg)
-		return -ENOMEM;
-	err = opt_string(ld, JP_FIELD(jp, "name"), obj, &arg->name);
-	if (!err)
-		err = want_string(ld, JP_FIELD(jp, "type"),
-				  json_object_get(obj, "type"), &arg->type);
-	return err;
-}
-
-static const char *const syscall_fields[] = {
-	"abi", "nr", "name", "entry", "implemented", "args", "sources", NULL
-};
-
-static int load_syscall(const struct loader *ld, const struct jpath *jp,
-			const json_t *obj, struct snapshot *s)
-{
-	const json_t *args;
-	struct syscall *sc;
-	uint64_t nr;
-	size_t i;
-	int err;
-
-	err = want_object(ld, jp, obj, syscall_fields);
-	if (err)
-		return err;
-	sc = snapshot__add_syscall(s);
-	if (!sc)
-		return -ENOMEM;
-	err = want_string(ld, JP_FIELD(jp, "abi"), json_object_get(obj, "abi"),
-			  &sc->abi);
-	if (!err)
-		err = want_uint(ld, JP_FIELD(jp, "nr"),
-				json_object_get(obj, "nr"), SYSCALL_NR_MAX, &nr);
-	if (err)
-		return err;
-	sc->nr = nr;
-	err = want_string(ld, JP_FIELD(jp, "name"),
-			  json_object_get(obj, "name"), &sc->name);
-	if (!err)
-		err = opt_string(ld, JP_FIELD(jp, "entry"), obj, &sc->entry);
-	if (!err)
-		err = want_bool(ld, JP_FIELD(jp, "implemented"),
-				json_object_get(obj, "implemented"),
-				&sc->implemented);
-	if (!err)
-		err = load_sources(ld, JP_FIELD(jp, "sources"),
-				   json_object_get(obj, "sources"),
-				   &sc->sources);
-	args = json_object_get(obj, "args");
-	if (!err)
-		err = want_array(ld, JP_FIELD(jp, "args"), args);
-	for (i = 0; !err && i < json_array_size(args); i++)
-		err = load_arg(ld, JP_INDEX(JP_FIELD(jp, "args"), i),
-			       json_array_get(args, i), sc);
-	return err;
-}
-
-static const char *const member_fields[] = {
-	"name", "type", "offset", "size", "bit_offset", "bit_size", NULL
-};
-
-static int load_bitfield(const struct loader *ld, const struct jpath *jp,
-			 const json_t *obj, struct type_member *m)
-{
-	const json_t *bit_offset = optional(obj, "bit_offset");
-	const json_t *bit_size = optional(obj, "bit_size");
-	uint64_t bits;
-	int err;
-
-	if (!bit_offset && !bit_size)
-		return 0;
-	m->bitfield = true;
-	err = want_uint(ld, JP_FIELD(jp, "bit_offset"), bit_offset,
-			TYPE_SIZE_MAX * 8, &m->bit_offset);
-	if (!err)
-		err = want_uint(ld, JP_FIELD(jp, "bit_size"), bit_size, 64,
-				&bits);
-	if (err)
-		return err;
-	m->bit_size = bits;
-	if (!bits)
-		return bad(ld, jp, "bit_size must not be 0");
-	if (m->offset != m->bit_offset / 8)
-		return bad(ld, jp, "offset must be bit_offset / 8");
-	return 0;
-}
-
-static int load_member(const struct loader *ld, const struct jpath *jp,
-		       const json_t *obj, struct type_def *t)
-{
-	struct type_member *m;
-	int err;
-
-	err = want_object(ld, jp, obj, member_fields);
-	if (err)
-		return err;
-	m = type__add_member(t);
-	if (!m)
-		return -ENOMEM;
-	err = opt_string(ld, JP_FIELD(jp, "name"), obj, &m->name);
-	if (!err)
-		err = want_string(ld, JP_FIELD(jp, "type"),
-				  json_object_get(obj, "type"), &m->type);
-	if (!err)
-		err = want_uint(ld, JP_FIELD(jp, "offset"),
-				json_object_get(obj, "offset"), TYPE_SIZE_MAX,
-				&m->offset);
-	if (!err)
-		err = want_uint(ld, JP_FIELD(jp, "size"),
-				json_object_get(obj, "size"), TYPE_SIZE_MAX,
-				&m->size);
-	if (!err)
-		err = load_bitfield(ld, jp, obj, m);
-	return err;
-}
-
-static const char *const enumerator_fields[] = { "name", "value", NULL };
-
-static int load_enumerator(const struct loader *ld, const struct jpath *jp,
-			   const json_t *obj, struct type_def *t)
-{
-	const json_t *value = json_object_get(obj, "value");
-	struct enumerator *e;
-	int err;
-
-	err = want_object(ld, jp, obj, enumerator_fields);
-	if (err)
-		return err;
-	e = type__add_enumerator(t);
-	if (!e)
-		return -ENOMEM;
-	err = want_string(ld, JP_FIELD(jp, "name"),
-			  json_object_get(obj, "name"), &e->name);
-	if (err)
-		return err;
-	if (!value)
-		return missing_field(ld, JP_FIELD(jp, "value"));
-	if (!json_is_integer(value))
-		return wrong_type(ld, JP_FIELD(jp, "value"), "an integer", value);
-	e->value = json_integer_value(value);
-	return 0;
-}
-
-/* Load the array field @key of @obj, one element at a time with @load_one. */
-static int load_items(const struct loader *ld, const struct jpath *jp,
-		      const json_t *obj, const char *key,
-		      int (*load_one)(const struct loader *ld,
-				      const struct jpath *jp,
-				      const json_t *item, struct type_def *t),
-		      struct type_def *t)
-{
-	const struct jpath *ajp = JP_FIELD(jp, key);
-	const json_t *arr = json_object_get(obj, key);
-	size_t i;
-	int err = want_array(ld, ajp, arr);
-
-	for (i = 0; !err && i < json_array_size(arr); i++)
-		err = load_one(ld, JP_INDEX(ajp, i), json_array_get(arr, i), t);
-	return err;
-}
-
-static const char *const type_fields[] = {
-	"kind", "size", "incomplete", "target", "members", "enumerators", NULL
-};
-
-/* Which fields a type of each kind has besides "kind". */
-static int check_type_fields(const struct loader *ld, const struct jpath *jp,
-			     const json_t *obj, const struct type_def *t)
-{
-	bool aggregate = t->kind == TYPE_STRUCT || t->kind == TYPE_UNION;
-	const char *kind = type_kind__name(t->kind);
-
-	if (t->incomplete && optional(obj, "size"))
-		return bad(ld, jp, "an incomplete type has no size");
-	if (!t->incomplete && !optional(obj, "size"))
-		return missing_field(ld, JP_FIELD(jp, "size"));
-	if ((t->incomplete || !aggregate) && optional(obj, "members"))
-		return bad(ld, jp, "a %s%s has no members",
-			   t->incomplete ? "declared-only " : "", kind);
-	if ((t->incomplete || t->kind != TYPE_ENUM) &&
-	    optional(obj, "enumerators"))
-		return bad(ld, jp, "a %s%s has no enumerators",
-			   t->incomplete ? "declared-only " : "", kind);
-	if ((t->incomplete || t->kind != TYPE_TYPEDEF) && optional(obj, "target"))
-		return bad(ld, jp, "a %s%s has no target",
-			   t->incomplete ? "declared-only " : "", kind);
-	return 0;
-}
-
-static int load_type(const struct loader *ld, const struct jpath *jp,
-		     const char *key, size_t key_len, const json_t *obj,
-		     struct snapshot *s)
-{
-	const json_t *incomplete = optional(obj, "incomplete");
-	struct type_def *t;
-	int err;
-
-	err = want_object(ld, jp, obj, type_fields);
-	if (err)
-		return err;
-	t = snapshot__add_type(s);
-	if (!t)
-		return -ENOMEM;
-	err = jstr__decode_buf(key, key_len, &t->name);
-	if (err == -EINVAL)
-		return bad(ld, jp, "bad byte escape or NUL in type name");
-	if (!err)
-		err = want_name(ld, JP_FIELD(jp, "kind"),
-				json_object_get(obj, "kind"), type_kind__parse,
-				&t->kind);
-	if (!err && incomplete)
-		err = want_bool(ld, JP_FIELD(jp, "incomplete"), incomplete,
-				&t->incomplete);
-	if (!err)
-		err = check_type_fields(ld, jp, obj, t);
-	if (err || t->incomplete)
-		return err;
-	err = want_uint(ld, JP_FIELD(jp, "size"), json_object_get(obj, "size"),
-			TYPE_SIZE_MAX, &t->size);
-	if (!err && t->kind == TYPE_TYPEDEF)
-		err = want_string(ld, JP_FIELD(jp, "target"),
-				  json_object_get(obj, "target"), &t->target);
-	if (!err && (t->kind == TYPE_STRUCT || t->kind == TYPE_UNION))
-		err = load_items(ld, jp, obj, "members", load_member, t);
-	if (!err && t->kind == TYPE_ENUM)
-		err = load_items(ld, jp, obj, "enumerators", load_enumerator, t);
-	return err;
-}
-
-static const char *const value_fields[] = { "shape", "error", "raw", NULL };
-
-static int load_value(const struct loader *ld, const struct jpath *jp,
-		      const json_t *obj, struct node_value *val)
-{
-	int err = want_object(ld, jp, obj, value_fields);
-
-	if (!err)
-		err = want_name(ld, JP_FIELD(jp, "shape"),
-				json_object_get(obj, "shape"),
-				value_shape__parse, &val->shape);
-	if (!err)
-		err = opt_string(ld, JP_FIELD(jp, "error"), obj, &val->error);
-	if (!err)
-		err = opt_string(ld, JP_FIELD(jp, "raw"), obj, &val->raw);
-	if (!err && val->error && val->shape != SHAPE_UNREADABLE)
-		err = bad(ld, jp, "only an unreadable value has an error");
-	return err;
-}
-
 /* "0644": exactly four octal digits. */
 static int load_mode(const struct loader *ld, const struct jpath *jp,
 		     const json_t *v, unsigned int *mode)
@@ -555,366 +229,592 @@ static int load_mode(const struct loader *ld, const struct jpath *jp,
 	return 0;
 }
 
-static const char *const node_fields[] = {
-	"path", "kind", "mode", "target", "value", NULL
-};
-
-static int load_sysfs_node(const struct loader *ld, const struct jpath *jp,
-			   const json_t *obj, struct snapshot *s)
+/* An integer of 4 or 8 bytes (enums are 4), where a table says it is. */
+static void put_uint(void *p, size_t size, uint64_t n)
 {
-	const json_t *value = optional(obj, "value");
-	struct sysfs_node *n;
-	int err;
+	if (size == sizeof(uint32_t))
+		*(uint32_t *)p = n;
+	else
+		*(uint64_t *)p = n;
+}
 
-	err = want_object(ld, jp, obj, node_fields);
-	if (err)
-		return err;
-	n = snapshot__add_sysfs_node(s);
-	if (!n)
-		return -ENOMEM;
-	err = want_string(ld, JP_FIELD(jp, "path"),
-			  json_object_get(obj, "path"), &n->path);
+/* A value that the model can hold and @f refuses, in the field's words. */
+static int refuse(const struct loader *ld, const struct jpath *jp,
+		  const struct jfield *f)
+{
+	return bad(ld, f->flags & JF_REFUSED_HERE ? jp->up : jp, "%s",
+		   f->refused);
+}
+
+/* A string naming a value of an enum. */
+static int load_enum(const struct loader *ld, const struct jpath *jp,
+		     const struct jfield *f, const json_t *v, void *p)
+{
+	char *name = NULL;
+	unsigned int i = 0;
+	int err = want_string(ld, jp, v, &name);
+
+	for (; !err && i < f->nr_names; i++)
+		if (f->names(i) && !strcmp(f->names(i), name))
+			break;
+	if (!err && i == f->nr_names)
+		err = bad(ld, jp, "unknown value \"%s\"", name);
+	else if (!err && i > f->max)
+		err = refuse(ld, jp, f);
+	free(name);
 	if (!err)
-		err = want_name(ld, JP_FIELD(jp, "kind"),
-				json_object_get(obj, "kind"), node_kind__parse,
-				&n->kind);
-	if (!err)
-		err = load_mode(ld, JP_FIELD(jp, "mode"),
-				json_object_get(obj, "mode"), &n->mode);
-	if (err)
-		return err;
-	if (n->kind == NODE_LINK)
-		err = want_string(ld, JP_FIELD(jp, "target"),
-				  optional(obj, "target"), &n->target);
-	else if (optional(obj, "target"))
-		err = bad(ld, jp, "only a link has a target");
-	if (!err && value && n->kind != NODE_FILE)
-		err = bad(ld, jp, "only a file has a value");
-	if (!err && value)
-		err = load_value(ld, JP_FIELD(jp, "value"), value, &n->value);
+		put_uint(p, f->size, i);
 	return err;
 }
 
-static const char *const doc_fields[] = {
-	"level", "file", "line", "what", "date", "kernel_version", "contact",
-	"users", "description", NULL
-};
-
-static int load_what(const struct loader *ld, const struct jpath *jp,
-		     const json_t *arr, struct doc_entry *d)
+/* An array of names, each of one bit, each once. */
+static int load_flags(const struct loader *ld, const struct jpath *jp,
+		      const struct jfield *f, const json_t *arr,
+		      unsigned int *bits)
 {
-	size_t i;
+	size_t i, n;
 	int err = want_array(ld, jp, arr);
 
-	if (!err && !json_array_size(arr))
-		return bad(ld, jp, "an entry needs at least one What: pattern");
 	for (i = 0; !err && i < json_array_size(arr); i++) {
-		char *what;
+		const struct jpath *ejp = JP_INDEX(jp, i);
+		const json_t *v = json_array_get(arr, i);
 
-		err = want_string(ld, JP_INDEX(jp, i), json_array_get(arr, i),
-				  &what);
-		if (err)
-			break;
-		err = doc_entry__add_what(d, what);
-		free(what);
+		if (!json_is_string(v))
+			return wrong_type(ld, ejp, "a string", v);
+		for (n = 0; n < f->nr_names; n++)
+			if (!strcmp(json_string_value(v), f->names(n)))
+				break;
+		if (n == f->nr_names || (*bits & 1u << n))
+			return bad(ld, ejp, "%s \"%s\"", f->refused,
+				   json_string_value(v));
+		*bits |= 1u << n;
 	}
 	return err;
 }
 
-static int load_doc(const struct loader *ld, const struct jpath *jp,
-		    const json_t *obj, struct snapshot *s)
+static int load_strings(const struct loader *ld, const struct jpath *jp,
+			const struct jfield *f, const json_t *arr, void *rec)
 {
-	struct doc_entry *d;
-	uint64_t line;
+	size_t i;
+	int err = want_array(ld, jp, arr);
+
+	if (!err && json_array_size(arr) < (size_t)f->min)
+		return refuse(ld, jp, f);
+	for (i = 0; !err && i < json_array_size(arr); i++) {
+		char *s;
+
+		err = want_string(ld, JP_INDEX(jp, i), json_array_get(arr, i),
+				  &s);
+		if (err)
+			break;
+		err = f->append(rec, s);
+		free(s);
+	}
+	return err;
+}
+
+static int load_fields(const struct loader *ld, const struct jpath *jp,
+		       const struct jrecord *r, const json_t *obj, void *rec);
+
+static int load_object(const struct loader *ld, const struct jpath *jp,
+		       const struct jrecord *r, const json_t *obj, void *rec)
+{
 	int err;
 
-	err = want_object(ld, jp, obj, doc_fields);
+	if (!obj)
+		return missing_field(ld, jp);
+	err = want_object(ld, jp, obj, r);
+	return err ? err : load_fields(ld, jp, r, obj, rec);
+}
+
+/* An element of the array or map @f of @parent: a map's has a @key. */
+static int load_item(const struct loader *ld, const struct jpath *jp,
+		     const struct jfield *f, const json_t *obj, void *parent,
+		     const char *key, size_t key_len)
+{
+	char *item;
+	int err = want_object(ld, jp, obj, f->record);
+
 	if (err)
 		return err;
-	d = snapshot__add_doc(s);
-	if (!d)
+	item = f->add(parent);
+	if (!item)
 		return -ENOMEM;
-	err = want_name(ld, JP_FIELD(jp, "level"),
-			json_object_get(obj, "level"), abi_level__parse,
-			&d->level);
-	if (!err && d->level == LEVEL_UNDOCUMENTED)
-		err = bad(ld, JP_FIELD(jp, "level"),
-			  "a doc entry cannot be undocumented");
-	if (!err)
-		err = want_string(ld, JP_FIELD(jp, "file"),
-				  json_object_get(obj, "file"), &d->file);
-	if (!err)
-		err = want_uint(ld, JP_FIELD(jp, "line"),
-				json_object_get(obj, "line"), DOC_LINE_MAX,
-				&line);
-	if (!err && !line)
-		err = bad(ld, JP_FIELD(jp, "line"), "lines count from 1");
-	if (err)
-		return err;
-	d->line = line;
-	err = load_what(ld, JP_FIELD(jp, "what"), json_object_get(obj, "what"),
-			d);
-	if (!err)
-		err = opt_string(ld, JP_FIELD(jp, "date"), obj, &d->date);
-	if (!err)
-		err = opt_string(ld, JP_FIELD(jp, "kernel_version"), obj,
-				 &d->kernel_version);
-	if (!err)
-		err = opt_string(ld, JP_FIELD(jp, "contact"), obj, &d->contact);
-	if (!err)
-		err = opt_string(ld, JP_FIELD(jp, "users"), obj, &d->users);
-	if (!err)
-		err = opt_string(ld, JP_FIELD(jp, "description"), obj,
-				 &d->description);
-	return err;
+	if (key) {
+		err = jstr__decode_buf(key, key_len, (char **)(item + f->map_key));
+		if (err == -EINVAL)
+			return bad(ld, jp, "bad byte escape or NUL in %s name",
+				   f->record->name);
+		if (err)
+			return err;
+	}
+	return load_fields(ld, jp, f->record, obj, item);
 }
 
-static const char *const coverage_fields[] = { "sysfs_nodes", "documented", NULL };
-
-static int load_coverage(const struct loader *ld, const struct jpath *jp,
-			 const json_t *obj, struct coverage *c)
+static int load_records(const struct loader *ld, const struct jpath *jp,
+			const struct jfield *f, const json_t *arr, void *rec)
 {
-	int err = want_object(ld, jp, obj, coverage_fields);
-
-	if (!err)
-		err = want_uint(ld, JP_FIELD(jp, "sysfs_nodes"),
-				json_object_get(obj, "sysfs_nodes"), INT64_MAX,
-				&c->sysfs_nodes);
-	if (!err)
-		err = want_uint(ld, JP_FIELD(jp, "documented"),
-				json_object_get(obj, "documented"), INT64_MAX,
-				&c->documented);
-	if (!err && c->documented > c->sysfs_nodes)
-		err = bad(ld, jp, "more nodes documented than there are");
-	c->computed = !err;
-	return err;
-}
-
-/* Load the array part @key of the snapshot with @load_one per record. */
-static int load_part(const struct loader *ld, const json_t *root,
-		     const char *key, bool *collected,
-		     int (*load_one)(const struct loader *ld,
-				     const struct jpath *jp,
-				     const json_t *item, struct snapshot *s),
-		     struct snapshot *s)
-{
-	const struct jpath *jp = JP_FIELD(NULL, key);
-	const json_t *arr = optional(root, key);
 	size_t i;
-	int err = 0;
+	int err = want_array(ld, jp, arr);
 
-	if (!arr)
-		return 0;
-	err = want_array(ld, jp, arr);
-	*collected = true;
 	for (i = 0; !err && i < json_array_size(arr); i++)
-		err = load_one(ld, JP_INDEX(jp, i), json_array_get(arr, i), s);
+		err = load_item(ld, JP_INDEX(jp, i), f, json_array_get(arr, i),
+				rec, NULL, 0);
 	return err;
 }
 
-static int load_types(const struct loader *ld, const json_t *root,
-		      struct snapshot *s)
+static int load_map(const struct loader *ld, const struct jpath *jp,
+		    const struct jfield *f, const json_t *obj, void *rec)
 {
-	const struct jpath *jp = JP_FIELD(NULL, "types");
-	const json_t *obj = optional(root, "types");
 	const char *key;
 	size_t key_len;
 	json_t *v;
 	int err;
 
 	if (!obj)
-		return 0;
+		return missing_field(ld, jp);
 	if (!json_is_object(obj))
 		return wrong_type(ld, jp, "an object", obj);
-	s->types.collected = true;
 	json_object_keylen_foreach((json_t *)obj, key, key_len, v) {
-		err = load_type(ld, JP_MAPKEY(jp, key), key, key_len, v, s);
+		err = load_item(ld, JP_MAPKEY(jp, key), f, v, rec, key, key_len);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-static const char *const root_fields[] = {
-	"format", "version", "kernel", "syscalls", "types", "sysfs", "docs",
-	"coverage", NULL
-};
-
-/* The format and version come first: they decide whether to read on. */
-static int check_format(const struct loader *ld, const json_t *root)
+/* The value @v of field @f (NULL when absent) at @jp into record @rec. */
+static int load_value(const struct loader *ld, const struct jpath *jp,
+		      const struct jfield *f, const json_t *v, void *rec)
 {
-	const json_t *format, *version;
-	uint64_t v;
+	void *p = (char *)rec + f->offset;
+	uint64_t n;
 	int err;
 
-	if (!json_is_object(root))
-		return bad(ld, NULL, "not a kabidiff snapshot: found %s, not an object",
-			   json_type_name(root));
-	format = json_object_get(root, "format");
-	if (!json_is_string(format) ||
-	    strcmp(json_string_value(format), SNAPSHOT_FORMAT))
-		return bad(ld, NULL, "not a kabidiff snapshot: \"format\" is not \"%s\"",
-			   SNAPSHOT_FORMAT);
-	version = json_object_get(root, "version");
-	err = want_uint(ld, JP_FIELD(NULL, "version"), version, UINT32_MAX, &v);
-	if (err)
+	switch (f->kind) {
+	case JF_CONST_STRING:
+	case JF_CONST_UINT:
+		break;		/* check_format() read them */
+	case JF_STRING:
+		return want_string(ld, jp, v, p);
+	case JF_UINT:
+		err = want_uint(ld, jp, v, f->max, &n);
+		if (!err && n < (uint64_t)f->min)
+			err = refuse(ld, jp, f);
+		if (!err)
+			put_uint(p, f->size, n);
 		return err;
-	if (v > SNAPSHOT_VERSION) {
-		pr_err("%s: snapshot format version %" PRIu64
-		       " is newer than this kabidiff reads (up to %d); upgrade kabidiff",
-		       ld->file, v, SNAPSHOT_VERSION);
-		return -EPROTONOSUPPORT;
+	case JF_INT:
+		if (!v)
+			return missing_field(ld, jp);
+		if (!json_is_integer(v))
+			return wrong_type(ld, jp, "an integer", v);
+		*(int64_t *)p = json_integer_value(v);
+		break;
+	case JF_BOOL:
+		return want_bool(ld, jp, v, p);
+	case JF_ENUM:
+		return load_enum(ld, jp, f, v, p);
+	case JF_FLAGS:
+		return load_flags(ld, jp, f, v, p);
+	case JF_MODE:
+		return load_mode(ld, jp, v, p);
+	case JF_STRINGS:
+		return load_strings(ld, jp, f, v, rec);
+	case JF_RECORD:
+		return load_object(ld, jp, f->record, v, p);
+	case JF_RECORDS:
+		return load_records(ld, jp, f, v, rec);
+	case JF_MAP:
+		return load_map(ld, jp, f, v, rec);
 	}
-	if (!v)
-		return bad(ld, JP_FIELD(NULL, "version"), "version 0 does not exist");
 	return 0;
 }
 
-static int load_snapshot(const struct loader *ld, const json_t *root,
-			 struct snapshot *s)
+/* Whether a field that comes with @f (JF_HAVE, the same .have) is there. */
+static bool comes_with(const struct jrecord *r, const json_t *obj,
+		       const struct jfield *f)
 {
-	const json_t *coverage = optional(root, "coverage");
-	int err;
+	const struct jfield *g;
 
-	err = check_format(ld, root);
-	if (!err)
-		err = want_object(ld, NULL, root, root_fields);
-	if (!err)
-		err = load_kernel(ld, JP_FIELD(NULL, "kernel"),
-				  json_object_get(root, "kernel"), &s->kernel);
-	if (!err)
-		err = load_part(ld, root, "syscalls", &s->syscalls.collected,
-				load_syscall, s);
-	if (!err)
-		err = load_types(ld, root, s);
-	if (!err)
-		err = load_part(ld, root, "sysfs", &s->sysfs.collected,
-				load_sysfs_node, s);
-	if (!err)
-		err = load_part(ld, root, "docs", &s->docs.collected, load_doc, s);
-	if (!err && coverage)
-		err = load_coverage(ld, JP_FIELD(NULL, "coverage"), coverage,
-				    &s->coverage);
-	if (!err)
-		err = snapshot__sort(s, ld->file);
+	for (g = r->fields; g < r->fields + r->nr_fields; g++)
+		if (g != f && g->flags & JF_HAVE && g->have == f->have &&
+		    optional(obj, g->key))
+			return true;
+	return false;
+}
+
+/* Field @f of record @r from @obj at @jp into @rec. */
+static int load_field(const struct loader *ld, const struct jpath *jp,
+		      const struct jrecord *r, const json_t *obj,
+		      const struct jfield *f, void *rec)
+{
+	const struct jpath *fjp = JP_FIELD(jp, f->key);
+	const json_t *v;
+
+	if (f->flags & JF_REQUIRED)
+		return load_value(ld, fjp, f, json_object_get(obj, f->key), rec);
+	v = optional(obj, f->key);
+	if (!v && !(f->flags & JF_HAVE && comes_with(r, obj, f)))
+		return 0;
+	if (v && f->flags & JF_HAVE)
+		*(bool *)((char *)rec + f->have) = true;
+	return load_value(ld, fjp, f, v, rec);
+}
+
+static bool holds_records(const struct jfield *f)
+{
+	return f->kind == JF_RECORD || f->kind == JF_RECORDS || f->kind == JF_MAP;
+}
+
+/*
+ * The fields of @r from @obj into @rec, in table order, but the fields that
+ * hold records after the others: a record's own values are checked before
+ * the records in it.  Then the record's hook.
+ */
+static int load_fields(const struct loader *ld, const struct jpath *jp,
+		       const struct jrecord *r, const json_t *obj, void *rec)
+{
+	const struct jfield *f;
+	int inner, err = 0;
+
+	for (inner = 0; inner < 2; inner++)
+		for (f = r->fields; !err && f < r->fields + r->nr_fields; f++)
+			if (!(f->flags & JF_BY_HOOK) && holds_records(f) == inner)
+				err = load_field(ld, jp, r, obj, f, rec);
+	if (!err && r->load)
+		err = r->load(ld, jp, obj, rec);
 	return err;
 }
 
 /*
- * jansson allocates every JSON value, string and hash table on its own, and
- * frees them one by one: for a snapshot of 20,000 nodes that allocating and
- * freeing took more time than the parsing.  The parsed tree lives only
- * until it is converted to the model, so while a snapshot is loaded jansson
- * allocates from large blocks instead, freed all at once.  The allocator is
- * jansson's global one, installed for the load only: kabidiff is single
- * threaded.
+ * The tables.  Around each, RECORD_TYPE is the C structure of its record, so
+ * that FIELD() can find the member that holds a key's value.
  */
-#define ARENA_BLOCK	(1 << 20)
+#define AT(member)	offsetof(RECORD_TYPE, member)
+#define FIELD(key_, kind_, flags_, member, ...) {			\
+	.key = key_, .kind = JF_##kind_, .flags = flags_,		\
+	.offset = AT(member), .size = sizeof(((RECORD_TYPE *)0)->member), \
+	__VA_ARGS__ }
+#define JRECORD(name_, fields_, ...) {					\
+	.name = name_, .size = sizeof(RECORD_TYPE), .fields = fields_,	\
+	.nr_fields = ARRAY_SIZE(fields_), __VA_ARGS__ }
 
-struct arena_block {
-	struct arena_block *next;
-	size_t used, size;
-	max_align_t data[];
+/* The model's functions, with the types the tables call them by. */
+#define ADD(name, add)							\
+static void *name(void *rec)						\
+{									\
+	return add(rec);						\
+}
+ADD(add_syscall, snapshot__add_syscall)
+ADD(add_arg, syscall__add_arg)
+ADD(add_type, snapshot__add_type)
+ADD(add_member, type__add_member)
+ADD(add_enumerator, type__add_enumerator)
+ADD(add_sysfs_node, snapshot__add_sysfs_node)
+ADD(add_doc, snapshot__add_doc)
+
+static int add_what(void *rec, const char *s)
+{
+	return doc_entry__add_what(rec, s);
+}
+
+#define NAMES(prefix)							\
+static const char *prefix##_names(unsigned int value)			\
+{									\
+	return prefix##__name(value);					\
+}
+NAMES(type_kind)
+NAMES(node_kind)
+NAMES(value_shape)
+NAMES(abi_level)
+
+static const char *const syscall_source_names[] = { "table", "dwarf", "ftrace" };
+
+static const char *source_names(unsigned int value)
+{
+	return value < ARRAY_SIZE(syscall_source_names) ?
+	       syscall_source_names[value] : NULL;
+}
+
+#define RECORD_TYPE struct kernel_ident
+static const struct jfield kernel_fields[] = {
+	FIELD("release", STRING, JF_OPTIONAL, release),
+	FIELD("version", STRING, JF_OPTIONAL, version),
+	FIELD("arch", STRING, JF_OPTIONAL, arch),
+	FIELD("build_id", STRING, JF_OPTIONAL, build_id),
+	FIELD("git", STRING, JF_OPTIONAL, git),
+	FIELD("collected_by", STRING, JF_OPTIONAL, collected_by),
+};
+static const struct jrecord kernel_jrecord = JRECORD("kernel", kernel_fields);
+#undef RECORD_TYPE
+
+#define RECORD_TYPE struct syscall_arg
+static const struct jfield arg_fields[] = {
+	FIELD("name", STRING, JF_OPTIONAL, name),
+	FIELD("type", STRING, JF_REQUIRED, type),
+};
+static const struct jrecord arg_jrecord = JRECORD("arg", arg_fields);
+#undef RECORD_TYPE
+
+#define RECORD_TYPE struct syscall
+static const struct jfield syscall_fields[] = {
+	FIELD("abi", STRING, JF_REQUIRED, abi),
+	FIELD("nr", UINT, JF_REQUIRED, nr, .max = SYSCALL_NR_MAX),
+	FIELD("name", STRING, JF_REQUIRED, name),
+	FIELD("entry", STRING, JF_OPTIONAL, entry),
+	FIELD("implemented", BOOL, JF_REQUIRED, implemented),
+	FIELD("args", RECORDS, JF_REQUIRED, args, .nr = AT(nr_args),
+	      .record = &arg_jrecord, .add = add_arg),
+	FIELD("sources", FLAGS, JF_REQUIRED, sources, .names = source_names,
+	      .nr_names = ARRAY_SIZE(syscall_source_names),
+	      .refused = "unknown or repeated source"),
+};
+static const struct jrecord syscall_jrecord = JRECORD("syscall", syscall_fields);
+#undef RECORD_TYPE
+
+#define RECORD_TYPE struct type_member
+static int load_member(const struct loader *ld, const struct jpath *jp,
+		       const json_t *obj, void *rec)
+{
+	const struct type_member *m = rec;
+
+	if (m->bitfield && m->offset != m->bit_offset / 8)
+		return bad(ld, jp, "offset must be bit_offset / 8");
+	return 0;
+}
+
+static const struct jfield member_fields[] = {
+	FIELD("name", STRING, JF_OPTIONAL, name),
+	FIELD("type", STRING, JF_REQUIRED, type),
+	FIELD("offset", UINT, JF_REQUIRED, offset, .max = TYPE_SIZE_MAX),
+	FIELD("size", UINT, JF_REQUIRED, size, .max = TYPE_SIZE_MAX),
+	/* a bitfield has both, any other member neither */
+	FIELD("bit_offset", UINT, JF_HAVE, bit_offset, .have = AT(bitfield),
+	      .max = TYPE_SIZE_MAX * 8),
+	FIELD("bit_size", UINT, JF_HAVE | JF_REFUSED_HERE, bit_size,
+	      .have = AT(bitfield), .min = 1, .max = 64,
+	      .refused = "bit_size must not be 0"),
+};
+static const struct jrecord member_jrecord =
+	JRECORD("member", member_fields, .load = load_member);
+#undef RECORD_TYPE
+
+#define RECORD_TYPE struct enumerator
+static const struct jfield enumerator_fields[] = {
+	FIELD("name", STRING, JF_REQUIRED, name),
+	FIELD("value", INT, JF_REQUIRED, value, .min = INT64_MIN, .max = INT64_MAX),
+};
+static const struct jrecord enumerator_jrecord =
+	JRECORD("enumerator", enumerator_fields);
+#undef RECORD_TYPE
+
+/* A type's fields but its kind depend on the kind, and on being complete. */
+#define RECORD_TYPE struct type_def
+enum { TF_KIND, TF_SIZE, TF_INCOMPLETE, TF_TARGET, TF_MEMBERS, TF_ENUMERATORS };
+
+static const struct jfield type_fields[] = {
+	[TF_KIND] = FIELD("kind", ENUM, JF_REQUIRED, kind,
+			  .names = type_kind_names, .nr_names = TYPE_KIND_COUNT,
+			  .max = TYPE_KIND_COUNT - 1),
+	[TF_SIZE] = FIELD("size", UINT, JF_BY_HOOK, size, .max = TYPE_SIZE_MAX),
+	[TF_INCOMPLETE] = FIELD("incomplete", BOOL, JF_OPTIONAL, incomplete),
+	[TF_TARGET] = FIELD("target", STRING, JF_BY_HOOK, target),
+	[TF_MEMBERS] = FIELD("members", RECORDS, JF_BY_HOOK, members,
+			     .nr = AT(nr_members), .record = &member_jrecord,
+			     .add = add_member),
+	[TF_ENUMERATORS] = FIELD("enumerators", RECORDS, JF_BY_HOOK, enumerators,
+				 .nr = AT(nr_enumerators),
+				 .record = &enumerator_jrecord,
+				 .add = add_enumerator),
 };
 
-static struct arena_block *arena;
-
-static void *arena_malloc(size_t size)
+static bool type_has(const void *rec, const struct jfield *f)
 {
-	struct arena_block *b = arena;
-	size_t need = (size + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
-	void *p;
+	const struct type_def *t = rec;
 
-	if (!b || b->size - b->used < need) {
-		size_t bytes = need > ARENA_BLOCK ? need : ARENA_BLOCK;
-
-		b = malloc(sizeof(*b) + bytes);
-		if (!b)
-			return NULL;
-		b->size = bytes;
-		b->used = 0;
-		/* a block for one large request goes second, the first keeps room */
-		if (arena && need > ARENA_BLOCK) {
-			b->next = arena->next;
-			arena->next = b;
-		} else {
-			b->next = arena;
-			arena = b;
-		}
+	switch (f - type_fields) {
+	case TF_INCOMPLETE:
+		return t->incomplete;
+	case TF_SIZE:
+		return !t->incomplete;
+	case TF_TARGET:
+		return !t->incomplete && t->kind == TYPE_TYPEDEF;
+	case TF_MEMBERS:
+		return !t->incomplete &&
+		       (t->kind == TYPE_STRUCT || t->kind == TYPE_UNION);
+	case TF_ENUMERATORS:
+		return !t->incomplete && t->kind == TYPE_ENUM;
 	}
-	p = (char *)b->data + b->used;
-	b->used += need;
-	return p;
+	return true;
 }
 
-static void arena_free(void *p)
+/* Once "kind" and "incomplete" are read: the fields they call for. */
+static int load_type(const struct loader *ld, const struct jpath *jp,
+		     const json_t *obj, void *rec)
 {
-	(void)p;	/* all of it goes in arena_release() */
-}
-
-static void arena_release(void)
-{
-	while (arena) {
-		struct arena_block *next = arena->next;
-
-		free(arena);
-		arena = next;
-	}
-}
-
-/* json_loadb() with the arena: release it once the tree is no longer used. */
-static json_t *arena_loadb(const char *buf, size_t len, json_error_t *jerr)
-{
-	json_malloc_t old_malloc;
-	json_free_t old_free;
-	json_t *root;
-
-	json_get_alloc_funcs(&old_malloc, &old_free);
-	json_set_alloc_funcs(arena_malloc, arena_free);
-	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, jerr);
-	json_set_alloc_funcs(old_malloc, old_free);
-	return root;
-}
-
-struct snapshot *snapshot__load(const char *path)
-{
-	struct loader ld = { .file = path };
-	struct snapshot *s = NULL;
-	json_t *root = NULL;
-	json_error_t jerr;
-	char *buf;
-	size_t len;
+	static const unsigned char order[] = {
+		TF_SIZE, TF_MEMBERS, TF_ENUMERATORS, TF_TARGET
+	};
+	const struct jfield *size = &type_fields[TF_SIZE], *f;
+	struct type_def *t = rec;
+	bool there;
+	size_t i;
 	int err;
 
-	err = read_file_or_report(path, &buf, &len);
-	if (err)
-		goto out;
-	if (!len) {
-		err = bad(&ld, NULL, "empty file, not a kabidiff snapshot");
-		goto out_free_buf;
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		f = &type_fields[order[i]];
+		there = optional(obj, f->key);
+		if (!there && f == size && type_has(t, f))
+			return missing_field(ld, JP_FIELD(jp, f->key));
+		if (!there || type_has(t, f))
+			continue;
+		if (f == size)
+			return bad(ld, jp, "an incomplete type has no %s", f->key);
+		return bad(ld, jp, "a %s%s has no %s",
+			   t->incomplete ? "declared-only " : "",
+			   type_kind__name(t->kind), f->key);
 	}
-	root = arena_loadb(buf, len, &jerr);
-	if (!root) {
-		pr_err("%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
-		err = -EINVAL;
-		goto out_free_arena;
+	for (f = type_fields; f < type_fields + ARRAY_SIZE(type_fields); f++) {
+		if (!(f->flags & JF_BY_HOOK) || !type_has(t, f))
+			continue;
+		err = load_value(ld, JP_FIELD(jp, f->key), f,
+				 json_object_get(obj, f->key), t);
+		if (err)
+			return err;
 	}
-	s = snapshot__new();
-	err = s ? load_snapshot(&ld, root, s) : -ENOMEM;
-out_free_arena:
-	arena_release();	/* the tree: json_decref() would free nothing */
-out_free_buf:
-	free(buf);
-out:
-	if (err == -ENOMEM)
-		pr_err("%s: out of memory", path);
-	if (err) {
-		snapshot__free(s);
-		errno = -err;
-		return NULL;
-	}
-	return s;
+	return 0;
 }
+
+static const struct jrecord type_jrecord =
+	JRECORD("type", type_fields, .load = load_type);
+#undef RECORD_TYPE
+
+#define RECORD_TYPE struct node_value
+static int load_node_value(const struct loader *ld, const struct jpath *jp,
+			   const json_t *obj, void *rec)
+{
+	const struct node_value *val = rec;
+
+	if (val->error && val->shape != SHAPE_UNREADABLE)
+		return bad(ld, jp, "only an unreadable value has an error");
+	return 0;
+}
+
+static const struct jfield value_fields[] = {
+	FIELD("shape", ENUM, JF_REQUIRED, shape, .names = value_shape_names,
+	      .nr_names = SHAPE_COUNT, .max = SHAPE_COUNT - 1),
+	FIELD("error", STRING, JF_OPTIONAL, error),
+	FIELD("raw", STRING, JF_OPTIONAL, raw),
+};
+static const struct jrecord value_jrecord =
+	JRECORD("value", value_fields, .load = load_node_value);
+#undef RECORD_TYPE
+
+/* Only a link has a target, only a file a value. */
+#define RECORD_TYPE struct sysfs_node
+enum { NF_PATH, NF_KIND, NF_MODE, NF_TARGET, NF_VALUE };
+
+static const struct jfield node_fields[] = {
+	[NF_PATH] = FIELD("path", STRING, JF_REQUIRED, path),
+	[NF_KIND] = FIELD("kind", ENUM, JF_REQUIRED, kind,
+			  .names = node_kind_names, .nr_names = NODE_KIND_COUNT,
+			  .max = NODE_KIND_COUNT - 1),
+	[NF_MODE] = FIELD("mode", MODE, JF_REQUIRED, mode),
+	[NF_TARGET] = FIELD("target", STRING, JF_BY_HOOK, target),
+	[NF_VALUE] = FIELD("value", RECORD, JF_BY_HOOK, value,
+			   .record = &value_jrecord),
+};
+
+static int load_node(const struct loader *ld, const struct jpath *jp,
+		     const json_t *obj, void *rec)
+{
+	const struct jfield *target = &node_fields[NF_TARGET];
+	const struct jfield *value = &node_fields[NF_VALUE];
+	const json_t *v = optional(obj, target->key);
+	struct sysfs_node *n = rec;
+	int err = 0;
+
+	if (n->kind == NODE_LINK)
+		err = load_value(ld, JP_FIELD(jp, target->key), target, v, n);
+	else if (v)
+		err = bad(ld, jp, "only a link has a target");
+	v = optional(obj, value->key);
+	if (!err && v && n->kind != NODE_FILE)
+		err = bad(ld, jp, "only a file has a value");
+	if (!err && v)
+		err = load_value(ld, JP_FIELD(jp, value->key), value, v, n);
+	return err;
+}
+
+static const struct jrecord node_jrecord =
+	JRECORD("sysfs-node", node_fields, .load = load_node);
+#undef RECORD_TYPE
+
+#define RECORD_TYPE struct doc_entry
+static const struct jfield doc_fields[] = {
+	FIELD("level", ENUM, JF_REQUIRED, level, .names = abi_level_names,
+	      .nr_names = LEVEL_COUNT, .max = LEVEL_REMOVED,
+	      .refused = "a doc entry cannot be undocumented"),
+	FIELD("file", STRING, JF_REQUIRED, file),
+	FIELD("line", UINT, JF_REQUIRED, line, .min = 1, .max = DOC_LINE_MAX,
+	      .refused = "lines count from 1"),
+	FIELD("what", STRINGS, JF_REQUIRED, what, .nr = AT(nr_what), .min = 1,
+	      .refused = "an entry needs at least one What: pattern",
+	      .append = add_what),
+	FIELD("date", STRING, JF_OPTIONAL, date),
+	FIELD("kernel_version", STRING, JF_OPTIONAL, kernel_version),
+	FIELD("contact", STRING, JF_OPTIONAL, contact),
+	FIELD("users", STRING, JF_OPTIONAL, users),
+	FIELD("description", STRING, JF_OPTIONAL, description),
+};
+static const struct jrecord doc_jrecord = JRECORD("doc", doc_fields);
+#undef RECORD_TYPE
+
+#define RECORD_TYPE struct coverage
+static int load_coverage(const struct loader *ld, const struct jpath *jp,
+			 const json_t *obj, void *rec)
+{
+	const struct coverage *c = rec;
+
+	if (c->documented > c->sysfs_nodes)
+		return bad(ld, jp, "more nodes documented than there are");
+	return 0;
+}
+
+static const struct jfield coverage_fields[] = {
+	FIELD("sysfs_nodes", UINT, JF_REQUIRED, sysfs_nodes, .max = INT64_MAX),
+	FIELD("documented", UINT, JF_REQUIRED, documented, .max = INT64_MAX),
+};
+static const struct jrecord coverage_jrecord =
+	JRECORD("coverage", coverage_fields, .load = load_coverage);
+#undef RECORD_TYPE
+
+/* A part that is there is collected: an empty one too. */
+#define RECORD_TYPE struct snapshot
+#define PART(key, kind, part, add_one, ...)				\
+	FIELD(key, kind, JF_HAVE, part.v, .nr = AT(part.nr),		\
+	      .have = AT(part.collected), .add = add_one, __VA_ARGS__)
+enum { ROOT_FORMAT, ROOT_VERSION };
+
+static const struct jfield snapshot_fields[] = {
+	[ROOT_FORMAT] = { .key = "format", .kind = JF_CONST_STRING,
+			  .flags = JF_REQUIRED, .value = SNAPSHOT_FORMAT },
+	[ROOT_VERSION] = { .key = "version", .kind = JF_CONST_UINT,
+			   .flags = JF_REQUIRED, .max = SNAPSHOT_VERSION },
+	FIELD("kernel", RECORD, JF_REQUIRED, kernel, .record = &kernel_jrecord),
+	PART("syscalls", RECORDS, syscalls, add_syscall,
+	     .record = &syscall_jrecord),
+	PART("types", MAP, types, add_type, .record = &type_jrecord,
+	     .map_key = offsetof(struct type_def, name)),
+	PART("sysfs", RECORDS, sysfs, add_sysfs_node, .record = &node_jrecord),
+	PART("docs", RECORDS, docs, add_doc, .record = &doc_jrecord),
+	FIELD("coverage", RECORD, JF_HAVE, coverage,
+	      .have = AT(coverage.computed), .record = &coverage_jrecord),
+};
+const struct jrecord snapshot_jrecord = JRECORD("snapshot", snapshot_fields);
+#undef PART
+#undef RECORD_TYPE
 
 /*
  * Building the document.  Every builder returns a new reference or NULL when
@@ -1154,6 +1054,166 @@ static json_t *build_snapshot(const struct snapshot *s)
 		set(root, "coverage", cov, &err);
 	}
 	return finish(root, err);
+}
+
+/* The format and version come first: they decide whether to read on. */
+static int check_format(const struct loader *ld, const json_t *root)
+{
+	const struct jfield *format = &snapshot_fields[ROOT_FORMAT];
+	const struct jfield *version = &snapshot_fields[ROOT_VERSION];
+	const json_t *v;
+	uint64_t n;
+	int err;
+
+	if (!json_is_object(root))
+		return bad(ld, NULL, "not a kabidiff snapshot: found %s, not an object",
+			   json_type_name(root));
+	v = json_object_get(root, format->key);
+	if (!json_is_string(v) || strcmp(json_string_value(v), format->value))
+		return bad(ld, NULL, "not a kabidiff snapshot: \"%s\" is not \"%s\"",
+			   format->key, format->value);
+	err = want_uint(ld, JP_FIELD(NULL, version->key),
+			json_object_get(root, version->key), UINT32_MAX, &n);
+	if (err)
+		return err;
+	if (n > (uint64_t)version->max) {
+		pr_err("%s: snapshot format version %" PRIu64
+		       " is newer than this kabidiff reads (up to %" PRId64 "); upgrade kabidiff",
+		       ld->file, n, version->max);
+		return -EPROTONOSUPPORT;
+	}
+	if (!n)
+		return bad(ld, JP_FIELD(NULL, version->key),
+			   "version 0 does not exist");
+	return 0;
+}
+
+static int load_snapshot(const struct loader *ld, const json_t *root,
+			 struct snapshot *s)
+{
+	int err = check_format(ld, root);
+
+	if (!err)
+		err = load_object(ld, NULL, &snapshot_jrecord, root, s);
+	if (!err)
+		err = snapshot__sort(s, ld->file);
+	return err;
+}
+
+/*
+ * jansson allocates every JSON value, string and hash table on its own, and
+ * frees them one by one: for a snapshot of 20,000 nodes that allocating and
+ * freeing took more time than the parsing.  The parsed tree lives only
+ * until it is converted to the model, so while a snapshot is loaded jansson
+ * allocates from large blocks instead, freed all at once.  The allocator is
+ * jansson's global one, installed for the load only: kabidiff is single
+ * threaded.
+ */
+#define ARENA_BLOCK	(1 << 20)
+
+struct arena_block {
+	struct arena_block *next;
+	size_t used, size;
+	max_align_t data[];
+};
+
+static struct arena_block *arena;
+
+static void *arena_malloc(size_t size)
+{
+	struct arena_block *b = arena;
+	size_t need = (size + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	void *p;
+
+	if (!b || b->size - b->used < need) {
+		size_t bytes = need > ARENA_BLOCK ? need : ARENA_BLOCK;
+
+		b = malloc(sizeof(*b) + bytes);
+		if (!b)
+			return NULL;
+		b->size = bytes;
+		b->used = 0;
+		/* a block for one large request goes second, the first keeps room */
+		if (arena && need > ARENA_BLOCK) {
+			b->next = arena->next;
+			arena->next = b;
+		} else {
+			b->next = arena;
+			arena = b;
+		}
+	}
+	p = (char *)b->data + b->used;
+	b->used += need;
+	return p;
+}
+
+static void arena_free(void *p)
+{
+	(void)p;	/* all of it goes in arena_release() */
+}
+
+static void arena_release(void)
+{
+	while (arena) {
+		struct arena_block *next = arena->next;
+
+		free(arena);
+		arena = next;
+	}
+}
+
+/* json_loadb() with the arena: release it once the tree is no longer used. */
+static json_t *arena_loadb(const char *buf, size_t len, json_error_t *jerr)
+{
+	json_malloc_t old_malloc;
+	json_free_t old_free;
+	json_t *root;
+
+	json_get_alloc_funcs(&old_malloc, &old_free);
+	json_set_alloc_funcs(arena_malloc, arena_free);
+	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, jerr);
+	json_set_alloc_funcs(old_malloc, old_free);
+	return root;
+}
+
+struct snapshot *snapshot__load(const char *path)
+{
+	struct loader ld = { .file = path };
+	struct snapshot *s = NULL;
+	json_t *root = NULL;
+	json_error_t jerr;
+	char *buf;
+	size_t len;
+	int err;
+
+	err = read_file_or_report(path, &buf, &len);
+	if (err)
+		goto out;
+	if (!len) {
+		err = bad(&ld, NULL, "empty file, not a kabidiff snapshot");
+		goto out_free_buf;
+	}
+	root = arena_loadb(buf, len, &jerr);
+	if (!root) {
+		pr_err("%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+		err = -EINVAL;
+		goto out_free_arena;
+	}
+	s = snapshot__new();
+	err = s ? load_snapshot(&ld, root, s) : -ENOMEM;
+out_free_arena:
+	arena_release();	/* the tree: json_decref() would free nothing */
+out_free_buf:
+	free(buf);
+out:
+	if (err == -ENOMEM)
+		pr_err("%s: out of memory", path);
+	if (err) {
+		snapshot__free(s);
+		errno = -err;
+		return NULL;
+	}
+	return s;
 }
 
 int snapshot__write(struct snapshot *s, FILE *f)
