@@ -229,13 +229,18 @@ static int load_mode(const struct loader *ld, const struct jpath *jp,
 	return 0;
 }
 
-/* An integer of 4 or 8 bytes (enums are 4), where a table says it is. */
+/* Integers of 4 or 8 bytes (enums are 4), wherever a table says they are. */
 static void put_uint(void *p, size_t size, uint64_t n)
 {
 	if (size == sizeof(uint32_t))
 		*(uint32_t *)p = n;
 	else
 		*(uint64_t *)p = n;
+}
+
+static uint64_t get_uint(const void *p, size_t size)
+{
+	return size == sizeof(uint32_t) ? *(const uint32_t *)p : *(const uint64_t *)p;
 }
 
 /* A value that the model can hold and @f refuses, in the field's words. */
@@ -488,6 +493,149 @@ static int load_fields(const struct loader *ld, const struct jpath *jp,
 }
 
 /*
+ * Building the document.  Every builder returns a new reference or NULL when
+ * memory runs out; set() takes over @v and remembers failure in *@err, so a
+ * builder can add all its fields and check once at the end.
+ */
+static void set(json_t *obj, const char *key, json_t *v, int *err)
+{
+	if (!v || !obj || json_object_set_new_nocheck(obj, key, v))
+		*err = -ENOMEM;
+}
+
+static void append(json_t *arr, json_t *v, int *err)
+{
+	if (json_array_append_new(arr, v))
+		*err = -ENOMEM;
+}
+
+static json_t *finish(json_t *obj, int err)
+{
+	if (err) {
+		json_decref(obj);
+		return NULL;
+	}
+	return obj;
+}
+
+static json_t *build_record(const struct jrecord *r, const void *rec);
+
+/* The array or map of field @f in @rec: its first element, and how many. */
+static const char *items_of(const struct jfield *f, const void *rec, size_t *nr)
+{
+	const char *v;
+
+	memcpy(&v, (const char *)rec + f->offset, sizeof(v));
+	*nr = *(const size_t *)((const char *)rec + f->nr);
+	return v;
+}
+
+static json_t *build_items(const struct jfield *f, const void *rec)
+{
+	size_t i, nr, size = f->kind == JF_STRINGS ? sizeof(char *) : f->record->size;
+	const char *v = items_of(f, rec, &nr);
+	json_t *arr = json_array();
+	int err = 0;
+
+	for (i = 0; !err && i < nr; i++)
+		append(arr, f->kind == JF_STRINGS ?
+		       jstr__new(*(char *const *)(v + i * size)) :
+		       build_record(f->record, v + i * size), &err);
+	return finish(arr, err);
+}
+
+static json_t *build_map(const struct jfield *f, const void *rec)
+{
+	size_t i, nr, len;
+	const char *v = items_of(f, rec, &nr);
+	json_t *obj = json_object();
+	int err = 0;
+
+	for (i = 0; obj && !err && i < nr; i++) {
+		const char *item = v + i * f->record->size;
+		char *key = jstr__encode(*(char *const *)(item + f->map_key), &len);
+		json_t *val = build_record(f->record, item);
+
+		if (!key || !val) {
+			json_decref(val);
+			err = -ENOMEM;
+		} else if (json_object_setn_new_nocheck(obj, key, len, val)) {
+			err = -ENOMEM;
+		}
+		free(key);
+	}
+	return finish(obj, err);
+}
+
+static json_t *build_flags(const struct jfield *f, unsigned int bits)
+{
+	json_t *arr = json_array();
+	unsigned int n;
+	int err = 0;
+
+	for (n = 0; n < f->nr_names; n++)
+		if (bits & 1u << n)
+			append(arr, json_string(f->names(n)), &err);
+	return finish(arr, err);
+}
+
+static json_t *build_value(const struct jfield *f, const void *rec)
+{
+	const void *p = (const char *)rec + f->offset;
+	char mode[8];
+
+	switch (f->kind) {
+	case JF_CONST_STRING:
+		return json_string(f->value);
+	case JF_CONST_UINT:
+		return json_integer(f->max);
+	case JF_STRING:
+		return jstr__new(*(char *const *)p);
+	case JF_UINT:
+		return json_integer(get_uint(p, f->size));
+	case JF_INT:
+		return json_integer(*(const int64_t *)p);
+	case JF_BOOL:
+		return json_boolean(*(const bool *)p);
+	case JF_ENUM:
+		return json_string(f->names(get_uint(p, f->size)));
+	case JF_FLAGS:
+		return build_flags(f, *(const unsigned int *)p);
+	case JF_MODE:
+		snprintf(mode, sizeof(mode), "%04o", *(const unsigned int *)p & 07777);
+		return json_string(mode);
+	case JF_RECORD:
+		return build_record(f->record, p);
+	case JF_STRINGS:
+	case JF_RECORDS:
+		return build_items(f, rec);
+	case JF_MAP:
+		return build_map(f, rec);
+	}
+	return NULL;
+}
+
+/* The object for @rec, with the fields of @r that it has, in table order. */
+static json_t *build_record(const struct jrecord *r, const void *rec)
+{
+	const struct jfield *f;
+	json_t *obj = json_object();
+	int err = 0;
+
+	for (f = r->fields; f < r->fields + r->nr_fields; f++) {
+		if (f->flags & JF_HAVE && !*(const bool *)((const char *)rec + f->have))
+			continue;
+		if (r->has && !r->has(rec, f))
+			continue;
+		if (f->kind == JF_STRING &&
+		    !*(char *const *)((const char *)rec + f->offset))
+			continue;
+		set(obj, f->key, build_value(f, rec), &err);
+	}
+	return finish(obj, err);
+}
+
+/*
  * The tables.  Around each, RECORD_TYPE is the C structure of its record, so
  * that FIELD() can find the member that holds a key's value.
  */
@@ -687,7 +835,7 @@ static int load_type(const struct loader *ld, const struct jpath *jp,
 }
 
 static const struct jrecord type_jrecord =
-	JRECORD("type", type_fields, .load = load_type);
+	JRECORD("type", type_fields, .load = load_type, .has = type_has);
 #undef RECORD_TYPE
 
 #define RECORD_TYPE struct node_value
@@ -726,6 +874,13 @@ static const struct jfield node_fields[] = {
 			   .record = &value_jrecord),
 };
 
+static bool node_has(const void *rec, const struct jfield *f)
+{
+	const struct sysfs_node *n = rec;
+
+	return f != &node_fields[NF_VALUE] || n->value.shape != SHAPE_NONE;
+}
+
 static int load_node(const struct loader *ld, const struct jpath *jp,
 		     const json_t *obj, void *rec)
 {
@@ -748,7 +903,7 @@ static int load_node(const struct loader *ld, const struct jpath *jp,
 }
 
 static const struct jrecord node_jrecord =
-	JRECORD("sysfs-node", node_fields, .load = load_node);
+	JRECORD("sysfs-node", node_fields, .load = load_node, .has = node_has);
 #undef RECORD_TYPE
 
 #define RECORD_TYPE struct doc_entry
@@ -815,246 +970,6 @@ static const struct jfield snapshot_fields[] = {
 const struct jrecord snapshot_jrecord = JRECORD("snapshot", snapshot_fields);
 #undef PART
 #undef RECORD_TYPE
-
-/*
- * Building the document.  Every builder returns a new reference or NULL when
- * memory runs out; set() takes over @v and remembers failure in *@err, so a
- * builder can add all its fields and check once at the end.
- */
-static void set(json_t *obj, const char *key, json_t *v, int *err)
-{
-	if (!v || !obj || json_object_set_new_nocheck(obj, key, v))
-		*err = -ENOMEM;
-}
-
-static void set_str(json_t *obj, const char *key, const char *s, int *err)
-{
-	if (s)
-		set(obj, key, jstr__new(s), err);
-}
-
-static json_t *finish(json_t *obj, int err)
-{
-	if (err) {
-		json_decref(obj);
-		return NULL;
-	}
-	return obj;
-}
-
-static json_t *build_kernel(const struct kernel_ident *k)
-{
-	json_t *obj = json_object();
-	int err = 0;
-
-	set_str(obj, "release", k->release, &err);
-	set_str(obj, "version", k->version, &err);
-	set_str(obj, "arch", k->arch, &err);
-	set_str(obj, "build_id", k->build_id, &err);
-	set_str(obj, "git", k->git, &err);
-	set_str(obj, "collected_by", k->collected_by, &err);
-	return finish(obj, err);
-}
-
-static json_t *build_syscall(const void *rec)
-{
-	const struct syscall *sc = rec;
-	json_t *obj = json_object(), *args = json_array(), *src = json_array();
-	int err = 0;
-	size_t i;
-
-	set_str(obj, "abi", sc->abi, &err);
-	set(obj, "nr", json_integer(sc->nr), &err);
-	set_str(obj, "name", sc->name, &err);
-	set_str(obj, "entry", sc->entry, &err);
-	set(obj, "implemented", json_boolean(sc->implemented), &err);
-	for (i = 0; i < sc->nr_args; i++) {
-		json_t *arg = json_object();
-
-		set_str(arg, "name", sc->args[i].name, &err);
-		set_str(arg, "type", sc->args[i].type, &err);
-		if (json_array_append_new(args, arg))
-			err = -ENOMEM;
-	}
-	set(obj, "args", args, &err);
-	for (i = 0; i < ARRAY_SIZE(syscall_source_names); i++)
-		if (sc->sources & 1u << i &&
-		    json_array_append_new(src, json_string(syscall_source_names[i])))
-			err = -ENOMEM;
-	set(obj, "sources", src, &err);
-	return finish(obj, err);
-}
-
-static json_t *build_member(const struct type_member *m)
-{
-	json_t *obj = json_object();
-	int err = 0;
-
-	set_str(obj, "name", m->name, &err);
-	set_str(obj, "type", m->type, &err);
-	set(obj, "offset", json_integer(m->offset), &err);
-	set(obj, "size", json_integer(m->size), &err);
-	if (m->bitfield) {
-		set(obj, "bit_offset", json_integer(m->bit_offset), &err);
-		set(obj, "bit_size", json_integer(m->bit_size), &err);
-	}
-	return finish(obj, err);
-}
-
-static json_t *build_enumerator(const struct enumerator *e)
-{
-	json_t *obj = json_object();
-	int err = 0;
-
-	set_str(obj, "name", e->name, &err);
-	set(obj, "value", json_integer(e->value), &err);
-	return finish(obj, err);
-}
-
-static json_t *build_type(const struct type_def *t)
-{
-	bool aggregate = t->kind == TYPE_STRUCT || t->kind == TYPE_UNION;
-	json_t *obj = json_object(), *items;
-	int err = 0;
-	size_t i;
-
-	set(obj, "kind", json_string(type_kind__name(t->kind)), &err);
-	if (t->incomplete) {
-		set(obj, "incomplete", json_true(), &err);
-		return finish(obj, err);
-	}
-	set(obj, "size", json_integer(t->size), &err);
-	if (t->kind == TYPE_TYPEDEF)
-		set_str(obj, "target", t->target, &err);
-	if (aggregate) {
-		items = json_array();
-		for (i = 0; i < t->nr_members; i++)
-			if (json_array_append_new(items, build_member(&t->members[i])))
-				err = -ENOMEM;
-		set(obj, "members", items, &err);
-	}
-	if (t->kind == TYPE_ENUM) {
-		items = json_array();
-		for (i = 0; i < t->nr_enumerators; i++)
-			if (json_array_append_new(items,
-					build_enumerator(&t->enumerators[i])))
-				err = -ENOMEM;
-		set(obj, "enumerators", items, &err);
-	}
-	return finish(obj, err);
-}
-
-static json_t *build_sysfs_node(const void *rec)
-{
-	const struct sysfs_node *n = rec;
-	json_t *obj = json_object(), *val;
-	char mode[8];
-	int err = 0;
-
-	snprintf(mode, sizeof(mode), "%04o", n->mode & 07777);
-	set_str(obj, "path", n->path, &err);
-	set(obj, "kind", json_string(node_kind__name(n->kind)), &err);
-	set(obj, "mode", json_string(mode), &err);
-	set_str(obj, "target", n->target, &err);
-	if (n->value.shape != SHAPE_NONE) {
-		val = json_object();
-		set(val, "shape", json_string(value_shape__name(n->value.shape)),
-		    &err);
-		set_str(val, "error", n->value.error, &err);
-		set_str(val, "raw", n->value.raw, &err);
-		set(obj, "value", val, &err);
-	}
-	return finish(obj, err);
-}
-
-json_t *doc_entry__to_json(const struct doc_entry *d)
-{
-	json_t *obj = json_object(), *what = json_array();
-	int err = 0;
-	size_t i;
-
-	set(obj, "level", json_string(abi_level__name(d->level)), &err);
-	set_str(obj, "file", d->file, &err);
-	set(obj, "line", json_integer(d->line), &err);
-	for (i = 0; i < d->nr_what; i++)
-		if (json_array_append_new(what, jstr__new(d->what[i])))
-			err = -ENOMEM;
-	set(obj, "what", what, &err);
-	set_str(obj, "date", d->date, &err);
-	set_str(obj, "kernel_version", d->kernel_version, &err);
-	set_str(obj, "contact", d->contact, &err);
-	set_str(obj, "users", d->users, &err);
-	set_str(obj, "description", d->description, &err);
-	return finish(obj, err);
-}
-
-static json_t *build_doc(const void *rec)
-{
-	return doc_entry__to_json(rec);
-}
-
-/* The array of @nr records of @size bytes at @v, one build_one() each. */
-static json_t *build_array(const void *v, size_t nr, size_t size,
-			   json_t *(*build_one)(const void *rec))
-{
-	json_t *arr = json_array();
-	size_t i;
-
-	for (i = 0; arr && i < nr; i++) {
-		if (json_array_append_new(arr, build_one((const char *)v + i * size))) {
-			json_decref(arr);
-			return NULL;
-		}
-	}
-	return arr;
-}
-
-#define BUILD_PART(s, part, build_one) \
-	build_array((s)->part.v, (s)->part.nr, sizeof(*(s)->part.v), build_one)
-
-static json_t *build_types(const struct snapshot *s)
-{
-	json_t *obj = json_object();
-	int err = 0;
-	size_t i;
-
-	for (i = 0; obj && !err && i < s->types.nr; i++) {
-		const struct type_def *t = &s->types.v[i];
-		size_t len;
-		char *key = jstr__encode(t->name, &len);
-		json_t *v = build_type(t);
-
-		if (!key || !v || json_object_setn_new_nocheck(obj, key, len, v))
-			err = -ENOMEM;
-		free(key);
-	}
-	return finish(obj, err);
-}
-
-static json_t *build_snapshot(const struct snapshot *s)
-{
-	json_t *root = json_object(), *cov;
-	int err = 0;
-
-	set(root, "format", json_string(SNAPSHOT_FORMAT), &err);
-	set(root, "version", json_integer(SNAPSHOT_VERSION), &err);
-	set(root, "kernel", build_kernel(&s->kernel), &err);
-	if (s->syscalls.collected)
-		set(root, "syscalls", BUILD_PART(s, syscalls, build_syscall), &err);
-	if (s->types.collected)
-		set(root, "types", build_types(s), &err);
-	if (s->sysfs.collected)
-		set(root, "sysfs", BUILD_PART(s, sysfs, build_sysfs_node), &err);
-	if (s->docs.collected)
-		set(root, "docs", BUILD_PART(s, docs, build_doc), &err);
-	if (s->coverage.computed) {
-		cov = json_object();
-		set(cov, "sysfs_nodes", json_integer(s->coverage.sysfs_nodes), &err);
-		set(cov, "documented", json_integer(s->coverage.documented), &err);
-		set(root, "coverage", cov, &err);
-	}
-	return finish(root, err);
-}
 
 /* The format and version come first: they decide whether to read on. */
 static int check_format(const struct loader *ld, const json_t *root)
@@ -1224,7 +1139,7 @@ int snapshot__write(struct snapshot *s, FILE *f)
 	err = snapshot__sort(s, "snapshot");
 	if (err)
 		return err;
-	root = build_snapshot(s);
+	root = build_record(&snapshot_jrecord, s);
 	if (!root) {
 		pr_err("out of memory while building the snapshot's JSON");
 		return -ENOMEM;
@@ -1246,4 +1161,9 @@ static int write_snapshot(FILE *f, void *s)
 int snapshot__save(struct snapshot *s, const char *path)
 {
 	return atomic_write(path, write_snapshot, s);
+}
+
+json_t *doc_entry__to_json(const struct doc_entry *d)
+{
+	return build_record(&doc_jrecord, d);
 }
