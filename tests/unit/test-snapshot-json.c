@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Unit tests for snapshot-json.c and atomic-file.c. */
+/*
+ * Unit tests for snapshot-json.c and atomic-file.c, and for the field tables
+ * of snapshot-fields.h against docs/snapshot.schema.json.
+ */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -15,12 +19,16 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
+#include "lib/compiler.h"
 #include "lib/print.h"
 #include "model/model.h"
+#include "model/snapshot-fields.h"
 #include "model/snapshot-json.h"
 
 #define FIXTURE(name) SRCDIR "/tests/fixtures/snapshots/" name
+#define SCHEMA SRCDIR "/docs/snapshot.schema.json"
 
 static char tmpdir[64];
 static char last_message[512];
@@ -318,6 +326,527 @@ static void test_load_errors(void **state)
 			  EPROTONOSUPPORT);
 }
 
+/*
+ * The field tables against the schema.  From the root, every record of the
+ * tables must have, in the object schema that the schema has at the same
+ * place, the same keys, the same required ones, the same JSON types (null
+ * added for an optional field), the same names for an enum or flags, in the
+ * same order, the same integer ranges and constants, and the same records
+ * inside; and every object of the schema's $defs must be reached.
+ */
+enum {
+	T_NULL		= 1 << 0,
+	T_BOOLEAN	= 1 << 1,
+	T_INTEGER	= 1 << 2,
+	T_NUMBER	= 1 << 3,
+	T_STRING	= 1 << 4,
+	T_ARRAY		= 1 << 5,
+	T_OBJECT	= 1 << 6,
+};
+
+static const char *const json_types[] = {
+	"null", "boolean", "integer", "number", "string", "array", "object"
+};
+
+/* The JSON type of each kind of field, as the loader reads it. */
+static const unsigned int kind_types[] = {
+	[JF_CONST_STRING]	= T_STRING,
+	[JF_CONST_UINT]		= T_INTEGER,
+	[JF_STRING]		= T_STRING,
+	[JF_UINT]		= T_INTEGER,
+	[JF_INT]		= T_INTEGER,
+	[JF_BOOL]		= T_BOOLEAN,
+	[JF_ENUM]		= T_STRING,
+	[JF_FLAGS]		= T_ARRAY,
+	[JF_MODE]		= T_STRING,
+	[JF_STRINGS]		= T_ARRAY,
+	[JF_RECORD]		= T_OBJECT,
+	[JF_RECORDS]		= T_ARRAY,
+	[JF_MAP]		= T_OBJECT,
+};
+
+struct schema_check {
+	json_t *schema;
+	json_t *seen;		/* the records met, by name */
+	int mismatches;
+	bool quiet;
+};
+
+static void __printf(3, 4)
+mismatch(struct schema_check *c, const char *where, const char *fmt, ...)
+{
+	va_list ap;
+
+	c->mismatches++;
+	if (c->quiet)
+		return;
+	printf("# %s: %s: ", SCHEMA, where);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/* @node with its $refs followed; the last $defs name in *@def. */
+static const json_t *resolve(const struct schema_check *c, const json_t *node,
+			     const char **def)
+{
+	static const char prefix[] = "#/$defs/";
+	const char *ref;
+
+	while ((ref = json_string_value(json_object_get(node, "$ref")))) {
+		assert_memory_equal(ref, prefix, strlen(prefix));
+		ref += strlen(prefix);
+		if (def)
+			*def = ref;
+		node = json_object_get(json_object_get(c->schema, "$defs"), ref);
+	}
+	return node;
+}
+
+static unsigned int type_of_value(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		return T_OBJECT;
+	case JSON_ARRAY:
+		return T_ARRAY;
+	case JSON_STRING:
+		return T_STRING;
+	case JSON_INTEGER:
+		return T_INTEGER;
+	case JSON_REAL:
+		return T_NUMBER;
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return T_BOOLEAN;
+	default:
+		return T_NULL;
+	}
+}
+
+static unsigned int type_named(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(json_types); i++)
+		if (name && !strcmp(name, json_types[i]))
+			return 1u << i;
+	fail_msg("unknown JSON type %s", name);
+	return 0;
+}
+
+/* The JSON types @node allows: by "type", else by "anyOf", "enum", "const". */
+static unsigned int types_of(const struct schema_check *c, const json_t *node)
+{
+	unsigned int types = 0;
+	const json_t *t, *v;
+	size_t i;
+
+	node = resolve(c, node, NULL);
+	t = json_object_get(node, "type");
+	if (json_is_string(t))
+		return type_named(json_string_value(t));
+	json_array_foreach(t, i, v)
+		types |= type_named(json_string_value(v));
+	if (t)
+		return types;
+	json_array_foreach(json_object_get(node, "anyOf"), i, v)
+		types |= types_of(c, v);
+	json_array_foreach(json_object_get(node, "enum"), i, v)
+		types |= type_of_value(v);
+	v = json_object_get(node, "const");
+	return v ? types | type_of_value(v) : types;
+}
+
+static const char *types_str(unsigned int types, char *buf, size_t size)
+{
+	unsigned int i;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(json_types); i++)
+		if (types & 1u << i)
+			len += snprintf(buf + len, size - len, "%s%s",
+					len ? " or " : "", json_types[i]);
+	return len ? buf : "nothing";
+}
+
+/* The object schema @node allows, through an anyOf; its $defs name in *@def. */
+static const json_t *object_schema(const struct schema_check *c,
+				   const json_t *node, const char **def)
+{
+	const json_t *alt;
+	size_t i;
+
+	node = resolve(c, node, def);
+	json_array_foreach(json_object_get(node, "anyOf"), i, alt)
+		if (types_of(c, alt) & T_OBJECT)
+			return resolve(c, alt, def);
+	return node;
+}
+
+static bool schema_requires(const json_t *def, const char *key)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(def, "required"), i, v)
+		if (!strcmp(json_string_value(v), key))
+			return true;
+	return false;
+}
+
+static const struct jfield *field_named(const struct jrecord *r, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_fields; i++)
+		if (!strcmp(r->fields[i].key, key))
+			return &r->fields[i];
+	return NULL;
+}
+
+/* The names of values 0 to @last of @f, against the schema's @names. */
+static void check_names(struct schema_check *c, const char *where,
+			const struct jfield *f, unsigned int last,
+			const json_t *names)
+{
+	json_t *ours = json_array();
+	char *a, *b;
+	unsigned int v;
+
+	for (v = 0; v <= last; v++)
+		if (f->names(v))
+			json_array_append_new(ours, json_string(f->names(v)));
+	if (!json_equal(ours, names)) {
+		a = json_dumps(ours, JSON_COMPACT);
+		b = names ? json_dumps(names, JSON_COMPACT) : NULL;
+		mismatch(c, where, "names %s, the schema has %s", a,
+			 b ? b : "none");
+		free(a);
+		free(b);
+	}
+	json_decref(ours);
+}
+
+static void check_int(struct schema_check *c, const char *where,
+		      const char *what, int64_t ours, const json_t *theirs)
+{
+	if (!json_is_integer(theirs))
+		mismatch(c, where, "%s %" PRId64 ", none in the schema", what,
+			 ours);
+	else if (json_integer_value(theirs) != ours)
+		mismatch(c, where, "%s %" PRId64 ", the schema's %"
+			 JSON_INTEGER_FORMAT, what, ours,
+			 json_integer_value(theirs));
+}
+
+static void check_record(struct schema_check *c, const struct jrecord *r,
+			 const json_t *def, const char *def_name);
+
+/* What the kind of @f says beyond the JSON type, against @prop. */
+static void check_kind(struct schema_check *c, const char *where,
+		       const struct jfield *f, const json_t *prop)
+{
+	const json_t *items = resolve(c, json_object_get(prop, "items"), NULL);
+	const json_t *konst = json_object_get(prop, "const");
+	const char *def_name = NULL;
+
+	if (json_object_get(prop, "enum") && f->kind != JF_ENUM)
+		mismatch(c, where, "the schema has an enum, the field does not");
+	if (konst && f->kind != JF_CONST_STRING && f->kind != JF_CONST_UINT)
+		mismatch(c, where, "the schema has a constant, the field does not");
+	switch (f->kind) {
+	case JF_CONST_STRING:
+		if (!json_is_string(konst) ||
+		    strcmp(json_string_value(konst), f->value))
+			mismatch(c, where, "always \"%s\", not in the schema",
+				 f->value);
+		break;
+	case JF_CONST_UINT:
+		check_int(c, where, "always", f->max, konst);
+		break;
+	case JF_UINT:
+	case JF_INT:
+		check_int(c, where, "minimum", f->min,
+			  json_object_get(prop, "minimum"));
+		check_int(c, where, "maximum", f->max,
+			  json_object_get(prop, "maximum"));
+		break;
+	case JF_ENUM:
+		check_names(c, where, f, f->max, json_object_get(prop, "enum"));
+		break;
+	case JF_FLAGS:
+		check_names(c, where, f, f->nr_names - 1,
+			    json_object_get(items, "enum"));
+		if (!json_is_true(json_object_get(prop, "uniqueItems")))
+			mismatch(c, where, "each name once, the schema allows more");
+		break;
+	case JF_STRINGS:
+		if (types_of(c, items) != T_STRING)
+			mismatch(c, where, "strings, not the schema's items");
+		if (json_integer_value(json_object_get(prop, "minItems")) != f->min)
+			mismatch(c, where, "at least %" PRId64 " items, the schema's %"
+				 JSON_INTEGER_FORMAT, f->min,
+				 json_integer_value(json_object_get(prop, "minItems")));
+		break;
+	case JF_RECORD:
+	case JF_RECORDS:
+	case JF_MAP:
+		if (f->kind == JF_RECORDS)
+			prop = json_object_get(prop, "items");
+		else if (f->kind == JF_MAP)
+			prop = json_object_get(prop, "additionalProperties");
+		prop = object_schema(c, prop, &def_name);
+		if (f->record)
+			check_record(c, f->record, prop, def_name);
+		else
+			mismatch(c, where, "records of no type");
+		break;
+	case JF_STRING:
+	case JF_BOOL:
+	case JF_MODE:
+		break;
+	}
+}
+
+static void check_field(struct schema_check *c, const struct jrecord *r,
+			const json_t *def, const struct jfield *f)
+{
+	const json_t *prop = json_object_get(json_object_get(def, "properties"),
+					     f->key);
+	bool required = f->flags & JF_REQUIRED;
+	unsigned int ours, theirs;
+	char where[128], a[64], b[64];
+
+	snprintf(where, sizeof(where), "%s.%s", r->name, f->key);
+	if (!prop) {
+		mismatch(c, where, "not in the schema");
+		return;
+	}
+	if (schema_requires(def, f->key) != required)
+		mismatch(c, where, "%s, %s in the schema",
+			 required ? "required" : "optional",
+			 required ? "optional" : "required");
+	ours = kind_types[f->kind] | (required ? 0 : T_NULL);
+	theirs = types_of(c, prop);
+	if (ours != theirs)
+		mismatch(c, where, "%s, the schema has %s",
+			 types_str(ours, a, sizeof(a)),
+			 types_str(theirs, b, sizeof(b)));
+	if ((f->kind == JF_UINT || f->kind == JF_ENUM) &&
+	    f->size != sizeof(uint32_t) && f->size != sizeof(uint64_t))
+		mismatch(c, where, "an integer of %zu bytes", f->size);
+	check_kind(c, where, f, resolve(c, prop, NULL));
+}
+
+static void check_record(struct schema_check *c, const struct jrecord *r,
+			 const json_t *def, const char *def_name)
+{
+	const char *key, *type = json_string_value(json_object_get(def, "type"));
+	const json_t *v;
+	size_t i;
+
+	json_object_set_new(c->seen, r->name, json_true());
+	if (def_name && strcmp(def_name, r->name))
+		mismatch(c, r->name, "where the schema has %s", def_name);
+	if (!type || strcmp(type, "object"))
+		mismatch(c, r->name, "an object, the schema has %s",
+			 type ? type : "no type");
+	if (!json_is_false(json_object_get(def, "additionalProperties")))
+		mismatch(c, r->name, "refuses unknown fields, the schema allows them");
+	for (i = 0; i < r->nr_fields; i++)
+		check_field(c, r, def, &r->fields[i]);
+	json_object_foreach(json_object_get(def, "properties"), key, v)
+		if (!field_named(r, key))
+			mismatch(c, r->name, "no field for the schema's \"%s\"", key);
+	json_array_foreach(json_object_get(def, "required"), i, v)
+		if (!field_named(r, json_string_value(v)))
+			mismatch(c, r->name, "no field for the schema's required \"%s\"",
+				 json_string_value(v));
+}
+
+/* The mismatches between the tables from @root and the schema. */
+static int check_schema(const struct jrecord *root, bool quiet)
+{
+	struct schema_check c = { .seen = json_object(), .quiet = quiet };
+	json_error_t jerr;
+	const char *name;
+	const json_t *def;
+
+	c.schema = json_load_file(SCHEMA, JSON_REJECT_DUPLICATES, &jerr);
+	if (!c.schema)
+		fail_msg("%s:%d: %s", SCHEMA, jerr.line, jerr.text);
+	check_record(&c, root, c.schema, NULL);
+	json_object_foreach(json_object_get(c.schema, "$defs"), name, def)
+		if (types_of(&c, def) == T_OBJECT &&
+		    !json_object_get(c.seen, name))
+			mismatch(&c, name, "an object of the schema, no record of ours");
+	json_decref(c.seen);
+	json_decref(c.schema);
+	return c.mismatches;
+}
+
+static void test_fields_match_schema(void **state)
+{
+	assert_int_equal(check_schema(&snapshot_jrecord, false), 0);
+}
+
+/*
+ * The check can fail: tables that differ from the schema in one field, one
+ * way at a time, each give a mismatch.
+ */
+static const struct jrecord *find_record(const struct jrecord *r,
+					 const char *name)
+{
+	const struct jrecord *found = NULL;
+	size_t i;
+
+	if (!strcmp(r->name, name))
+		return r;
+	for (i = 0; !found && i < r->nr_fields; i++)
+		if (r->fields[i].record)
+			found = find_record(r->fields[i].record, name);
+	return found;
+}
+
+static void rename_key(struct jfield *f)
+{
+	f->key = "renamed";
+}
+
+static void flip_required(struct jfield *f)
+{
+	f->flags ^= JF_REQUIRED;
+}
+
+static void raise_max(struct jfield *f)
+{
+	f->max++;
+}
+
+static void lower_min(struct jfield *f)
+{
+	f->min--;
+}
+
+static void one_name_less(struct jfield *f)
+{
+	if (f->kind == JF_ENUM)
+		f->max--;
+	else
+		f->nr_names--;
+}
+
+static void one_name_more(struct jfield *f)
+{
+	f->max++;
+}
+
+static void make_string(struct jfield *f)
+{
+	f->kind = JF_STRING;
+}
+
+static void make_array(struct jfield *f)
+{
+	f->kind = JF_RECORDS;
+}
+
+static void other_value(struct jfield *f)
+{
+	f->value = "kabidiff-baseline";
+}
+
+static void other_record(struct jfield *f)
+{
+	f->record = find_record(&snapshot_jrecord, "kernel");
+}
+
+static const struct mutation {
+	const char *record, *key;
+	void (*change)(struct jfield *f);
+} mutations[] = {
+	{ "snapshot", "format", other_value },
+	{ "snapshot", "version", raise_max },
+	{ "snapshot", "types", make_array },
+	{ "snapshot", "coverage", flip_required },
+	{ "kernel", "git", rename_key },
+	{ "syscall", "entry", flip_required },
+	{ "syscall", "nr", raise_max },
+	{ "syscall", "sources", one_name_less },
+	{ "syscall", "args", other_record },
+	{ "type", "kind", one_name_less },
+	{ "member", "bit_size", lower_min },
+	{ "enumerator", "value", flip_required },
+	{ "sysfs-node", "path", make_array },
+	{ "value", "shape", make_string },
+	{ "doc", "level", one_name_more },
+	{ "doc", "what", lower_min },
+	{ "coverage", "documented", rename_key },
+};
+
+struct mutant {
+	void *copies[16];
+	unsigned int nr;
+};
+
+/* A copy of the tables from @r with @m applied, or NULL if @m is not below. */
+static const struct jrecord *mutate(const struct jrecord *r,
+				    const struct mutation *m,
+				    struct mutant *mt)
+{
+	struct jfield *fields = malloc(r->nr_fields * sizeof(*fields));
+	const struct jrecord *sub;
+	struct jrecord *copy;
+	bool changed = false;
+	size_t i;
+
+	memcpy(fields, r->fields, r->nr_fields * sizeof(*fields));
+	for (i = 0; i < r->nr_fields; i++) {
+		if (!strcmp(r->name, m->record) && !strcmp(fields[i].key, m->key)) {
+			m->change(&fields[i]);
+			changed = true;
+		} else if (fields[i].record &&
+			   (sub = mutate(fields[i].record, m, mt))) {
+			fields[i].record = sub;
+			changed = true;
+		}
+	}
+	if (!changed) {
+		free(fields);
+		return NULL;
+	}
+	copy = malloc(sizeof(*copy));
+	*copy = *r;
+	copy->fields = fields;
+	assert_true(mt->nr + 2 <= ARRAY_SIZE(mt->copies));
+	mt->copies[mt->nr++] = fields;
+	mt->copies[mt->nr++] = copy;
+	return copy;
+}
+
+static void test_schema_check_fails(void **state)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(mutations); i++) {
+		const struct mutation *m = &mutations[i];
+		struct mutant mt = { .nr = 0 };
+		const struct jrecord *root = mutate(&snapshot_jrecord, m, &mt);
+		int mismatches = root ? check_schema(root, true) : -1;
+
+		while (mt.nr)
+			free(mt.copies[--mt.nr]);
+		if (mismatches < 0)
+			fail_msg("no field %s.%s", m->record, m->key);
+		if (!mismatches)
+			fail_msg("%s.%s changed, and the schema check passes",
+				 m->record, m->key);
+	}
+}
+
 static int setup(void **state)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/kabidiff-unit.XXXXXX");
@@ -340,6 +869,8 @@ int main(void)
 		cmocka_unit_test(test_save_refuses_duplicates),
 		cmocka_unit_test(test_save_no_directory),
 		cmocka_unit_test(test_load_errors),
+		cmocka_unit_test(test_fields_match_schema),
+		cmocka_unit_test(test_schema_check_fails),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
