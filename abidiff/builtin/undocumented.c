@@ -15,7 +15,6 @@
 #include "cli/cli.h"
 #include "cli/collect.h"
 #include "cli/options.h"
-#include "collectors/abidocs/abidocs.h"
 #include "collectors/sysfs/sysfs-dir.h"
 #include "lib/bytes.h"
 #include "lib/print.h"
