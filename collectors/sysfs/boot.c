@@ -28,7 +28,7 @@
 
 struct boot_files {
 	char dir[256];
-	char initramfs[300], console[300], stream[300];
+	char initramfs[300], console[300], stream[300], qemu_log[300];
 };
 
 static int make_files(struct boot_files *b)
@@ -46,6 +46,7 @@ static int make_files(struct boot_files *b)
 	snprintf(b->initramfs, sizeof(b->initramfs), "%s/initramfs.cpio", b->dir);
 	snprintf(b->console, sizeof(b->console), "%s/console.log", b->dir);
 	snprintf(b->stream, sizeof(b->stream), "%s/stream.bin", b->dir);
+	snprintf(b->qemu_log, sizeof(b->qemu_log), "%s/qemu.log", b->dir);
 	return 0;
 }
 
@@ -54,6 +55,7 @@ static void remove_files(const struct boot_files *b)
 	unlink(b->initramfs);
 	unlink(b->console);
 	unlink(b->stream);
+	unlink(b->qemu_log);
 	rmdir(b->dir);
 }
 
@@ -66,8 +68,14 @@ static void quote_console(const char *path)
 	size_t len, lines = 0;
 	char *buf, *p, *panic;
 
-	if (read_file_or_report(path, &buf, &len))
+	/* no console (QEMU did not get that far) is nothing to quote */
+	if (read_file(path, &buf, &len))
 		return;
+	if (!len) {
+		pr_err("the guest wrote nothing on its console");
+		free(buf);
+		return;
+	}
 	for (p = buf + len; p > buf && lines <= CONSOLE_TAIL; p--)
 		lines += p[-1] == '\n';
 	if (p != buf)
@@ -82,13 +90,32 @@ static void quote_console(const char *path)
 	free(buf);
 }
 
+/*
+ * Quote what QEMU said after an error.  It says things on success too
+ * ("icount sleep disabled and no active timers" when the guest halts):
+ * those are not ours to print.
+ */
+static void quote_qemu(const char *path)
+{
+	size_t len;
+	char *buf;
+
+	if (read_file(path, &buf, &len))
+		return;
+	while (len && buf[len - 1] == '\n')
+		len--;
+	if (len)
+		pr_err(QEMU " said:\n%.*s", (int)len, buf);
+	free(buf);
+}
+
 /* Pass on the agent's own summary: nodes, bytes and its time in the guest. */
 static void report_agent(const char *console)
 {
 	char *buf, *line, *end;
 	size_t len;
 
-	if (read_file_or_report(console, &buf, &len))
+	if (read_file(console, &buf, &len))
 		return;
 	line = strstr(buf, "kabi-agent: done:");
 	if (line) {
@@ -121,7 +148,7 @@ static int boot(const struct boot_options *o, const struct boot_files *b)
 	};
 	struct child_process qemu = {
 		.argv = argv, .timeout = o->timeout,
-		.out_fd = CHILD_DEVNULL, .err_fd = CHILD_INHERIT,
+		.out_fd = CHILD_DEVNULL,
 	};
 	char how[64];
 	int err;
@@ -133,10 +160,18 @@ static int boot(const struct boot_options *o, const struct boot_files *b)
 	snprintf(stream, sizeof(stream), "file:%s", b->stream);
 	pr_info("booting %s under QEMU (%s), at most %u s", o->image, accel,
 		o->timeout);
+	qemu.err_fd = open(b->qemu_log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (qemu.err_fd < 0) {
+		err = -errno;
+		pr_err("%s: %s", b->qemu_log, strerror(-err));
+		return err;
+	}
 	err = run_command(&qemu);
+	close(qemu.err_fd);
 	if (err == -ETIMEDOUT) {
 		pr_err("%s: the guest did not finish within %u s (--timeout)",
 		       o->image, o->timeout);
+		quote_qemu(b->qemu_log);
 		quote_console(b->console);
 		return err;
 	}
@@ -147,6 +182,7 @@ static int boot(const struct boot_options *o, const struct boot_files *b)
 	if (!child_succeeded(&qemu)) {
 		pr_err(QEMU " %s booting %s",
 		       describe_exit(qemu.status, how, sizeof(how)), o->image);
+		quote_qemu(b->qemu_log);
 		quote_console(b->console);
 		return -ECHILD;
 	}
