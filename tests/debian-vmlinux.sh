@@ -1,21 +1,27 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# Make sure a Debian 6.1 kernel is in the kabidiff cache and print the path
-# of one file from it (alone, on stdout).  Progress goes to stderr.
+# Make sure a Debian 6.1 or 6.12 kernel is in the kabidiff cache and print
+# the path of one file from it (alone, on stdout).  Progress goes to stderr.
 #
 #   vmlinux=$(tests/debian-vmlinux.sh) || exit 2          # ELF with DWARF
 #   bzimage=$(tests/debian-vmlinux.sh --image) || exit 2  # bootable bzImage
 #
 # Without arguments: linux-image-$ABI-amd64-dbg, member
-# ./usr/lib/debug/boot/vmlinux-$ABI-amd64 (about 630 MB; the .deb is 855 MB).
+# ./usr/lib/debug/boot/vmlinux-$ABI-amd64 (6.1: about 630 MB, the .deb is
+# 855 MB; 6.12: about 355 MB, the .deb is 1034 MB).
 # With --image: linux-image-$ABI-amd64-unsigned, member
-# ./boot/vmlinuz-$ABI-amd64 (about 8 MB; the .deb is 70 MB).
+# ./boot/vmlinuz-$ABI-amd64 (6.1: about 8 MB, the .deb is 70 MB; 6.12:
+# about 12 MB, the .deb is 107 MB).
 #
 # The cache is ${KABIDIFF_CACHE:-$HOME/.cache/kabidiff}; files go to
-# $CACHE/debian/, named as in the package (vmlinux-6.1.0-57-amd64, ...).
+# $CACHE/debian/, named as in the package (vmlinux-6.1.0-57-amd64,
+# vmlinux-6.12.118+deb12-amd64, ...).
 #
 # Environment:
-#   KABIDIFF_DEBIAN_ABI=6.1.0-47  the ABI to fetch; by default the newest
+#   KABIDIFF_DEBIAN_ABI=6.1.0-47  the ABI to fetch, in either of Debian's
+#                                 name forms: 6.1.0-N (bookworm's 6.1) or
+#                                 6.12.118+deb12 (6.12 from bookworm's
+#                                 security archive); by default the newest
 #                                 linux-image-6.1.0-*-amd64-unsigned that
 #                                 apt-cache knows (apt-get update is run,
 #                                 through sudo when not root, if it knows
@@ -130,9 +136,16 @@ else
 		[ -n "$ABI" ] || die "no linux-image-6.1.0-*-amd64-unsigned in the apt sources"
 	fi
 fi
+# 6.1.0-47 (the ABI number after the dash) or 6.12.118+deb12 (the upstream
+# version and the suite).  The case rejects a newline, which grep -x would
+# let through as two lines.
 case $ABI in
-*[!0-9.-]* | '' | -* | *-) die "KABIDIFF_DEBIAN_ABI must look like 6.1.0-47, not '$ABI'" ;;
+*[!0-9a-z.+-]*) abi_ok= ;;
+*) abi_ok=$(printf '%s\n' "$ABI" |
+	grep -Ex '[0-9]+\.[0-9]+\.[0-9]+(-[0-9]+|\+deb[0-9]+)') || abi_ok= ;;
 esac
+[ -n "$abi_ok" ] ||
+	die "KABIDIFF_DEBIAN_ABI must look like 6.1.0-47 or 6.12.118+deb12, not '$ABI'"
 
 if [ "$what" = vmlinux ]; then
 	PACKAGE=linux-image-$ABI-amd64-dbg
