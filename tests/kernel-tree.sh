@@ -31,7 +31,9 @@
 # tarball (or the downloaded version) it came from.  A tree without that
 # marker (an interrupted run, or a partial extraction such as scripts/
 # alone) or with a marker for another tarball or version is unpacked again;
-# the old directory is moved aside, then removed.  Two runs at the same
+# the old directory is moved aside, then removed.  A run killed outright
+# (kill -9, power loss) leaves its temporary directory, which a later run
+# removes once the process that made it is gone.  Two runs at the same
 # time are safe but do the work twice.
 
 set -eu
@@ -90,6 +92,23 @@ WANT=${KABIDIFF_SOURCE_VERSION-}
 case $WANT in
 *[!0-9A-Za-z.+~:-]*) die "KABIDIFF_SOURCE_VERSION is not a Debian version: '$WANT'" ;;
 esac
+
+# Remove temporary directories of runs that died without cleaning up
+# (up to 1.7 GB each).  Their names carry the pid that made them.
+sweep() {
+	for old in "$CACHE/.$PACKAGE.tmp."*; do
+		[ -d "$old" ] || continue
+		pid=${old##*/."$PACKAGE".tmp.}
+		pid=${pid%%.*}
+		case $pid in
+		'' | *[!0-9]*) continue ;;
+		esac
+		if ! kill -0 "$pid" 2>/dev/null && [ "$pid" != $$ ]; then
+			say "removing $old, left by an interrupted run"
+			rm -rf "$old"
+		fi
+	done
+}
 
 # The version of the installed package, or nothing.
 installed_version() {
@@ -153,7 +172,8 @@ if [ -e "$TREE" ]; then
 fi
 
 mkdir -p "$CACHE"
-tmp=$(mktemp -d "$CACHE/.$PACKAGE.tmp.XXXXXX")
+sweep
+tmp=$(mktemp -d "$CACHE/.$PACKAGE.tmp.$$.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
