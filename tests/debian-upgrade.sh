@@ -1,0 +1,206 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Make sure the snapshots of Debian's upgrade from 6.1 to 6.12 are in the
+# kabidiff cache and print their paths, old then new, one a line on stdout.
+# Progress and timings go to stderr.
+#
+#   set -- $(tests/debian-upgrade.sh) || exit 2
+#   build/kabidiff diff "$1" "$2"
+#   tests/debian-upgrade.sh --report   # the reports too (see below)
+#
+# OLD is Debian's 6.1.0-57: the vmlinux of linux-image-6.1.0-57-amd64-dbg,
+# the vmlinuz of linux-image-6.1.0-57-amd64-unsigned and the tree of
+# linux-source-6.1 (Documentation/ABI and syscall_64.tbl).  NEW is
+# 6.12.118+deb12: linux-image-6.12.118+deb12-amd64-dbg and -unsigned, and
+# linux-source-6.12 at the version of those packages (6.12.118-1~deb12u1).
+# tests/debian-vmlinux.sh and tests/kernel-tree.sh put them into the cache;
+# from an empty one that is about 2.2 GB of downloads, 3.2 GB of trees and
+# 1 GB of kernels (a minute with a 100 MB/s mirror and 2 cores; the .debs
+# are deleted once read).  Nothing is installed, except linux-source-6.1
+# when /usr/src/linux-source-6.1.tar.xz is missing (as tests/kernel-tree.sh
+# does for every 6.1 caller).
+#
+# Each side is `kabidiff collect --vmlinux V --image I --docs TREE`: the
+# sysfs part comes from booting the kernel under QEMU (tcg: 6-8 s each on
+# 2 cores, nearly all of the collection).  The snapshots are
+# $CACHE/upgrade/6.1.0-57.json and $CACHE/upgrade/6.12.118+deb12.json.
+# One is reused when it is newer than its vmlinux, vmlinuz and tree, the
+# kabidiff binary and the guest agent beside it; otherwise it is collected
+# again (kabidiff collect -o writes it atomically).
+#
+# With --report, also $CACHE/upgrade/report.txt (kabidiff diff --color
+# never) and $CACHE/upgrade/report.json (--format json), made again when
+# older than the snapshots or the binary, written to a temporary file and
+# renamed; their paths are printed after the snapshots', and the summary
+# line and the breaks by kind and level go to stderr.
+#
+# Environment:
+#   KABIDIFF        the kabidiff binary (default build/kabidiff of this
+#                   tree: run make first)
+#   KABIDIFF_CACHE  the cache (default $HOME/.cache/kabidiff)
+#
+# Exit status: 0 done (whatever the diff found), 2 trouble.
+
+set -eu
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+KABIDIFF=${KABIDIFF:-$TOP/build/kabidiff}
+CACHE=${KABIDIFF_CACHE:-${HOME:?HOME is not set}/.cache/kabidiff}
+OUT=$CACHE/upgrade
+OLD_ABI=6.1.0-57
+NEW_ABI=6.12.118+deb12
+
+say() {
+	printf '%s: %s\n' "${0##*/}" "$*" >&2
+}
+
+die() {
+	say "$*"
+	exit 2
+}
+
+# usage STATUS: the header above, on stdout for --help, else on stderr
+usage() {
+	if [ "$1" -eq 0 ]; then
+		sed -n '3,/^$/s/^# \{0,1\}//p' "$0"
+	else
+		sed -n '3,/^$/s/^# \{0,1\}//p' "$0" >&2
+	fi
+	exit "$1"
+}
+
+report=
+case ${1-} in
+'') ;;
+--report) report=1; shift ;;
+-h | --help) usage 0 ;;
+*) say "unknown argument: $1"; usage 2 ;;
+esac
+[ $# -eq 0 ] || usage 2
+
+[ -x "$KABIDIFF" ] || die "no $KABIDIFF: run make (or set KABIDIFF)"
+command -v qemu-system-x86_64 >/dev/null ||
+	die "qemu-system-x86_64 is not installed ('make deps' installs qemu-system-x86)"
+AGENT=$(dirname "$KABIDIFF")/kabi-agent-static
+[ -f "$AGENT" ] || AGENT=
+
+# The version of the package linux-image-ABI-amd64-unsigned, from
+# apt-cache (apt-get update is run, through sudo when not root, if it does
+# not know the package).
+image_version() {
+	pkg=linux-image-$1-amd64-unsigned
+	v=$(apt-cache show --no-all-versions "$pkg" 2>/dev/null | sed -n 's/^Version: //p')
+	if [ -z "$v" ]; then
+		say "apt-cache knows no $pkg: running apt-get update"
+		if [ "$(id -u)" -eq 0 ]; then
+			apt-get update >&2
+		else
+			command -v sudo >/dev/null || die "not root and no sudo: run apt-get update by hand"
+			sudo apt-get update >&2
+		fi || die "apt-get update failed"
+		v=$(apt-cache show --no-all-versions "$pkg" 2>/dev/null | sed -n 's/^Version: //p')
+		[ -n "$v" ] || die "no $pkg in the apt sources"
+	fi
+	printf '%s\n' "$v"
+}
+
+# fresh FILE INPUT...: FILE exists and no INPUT is newer than it
+fresh() {
+	f=$1
+	shift
+	[ -s "$f" ] || return 1
+	for input; do
+		[ -n "$input" ] || continue
+		[ -z "$(find "$input" -newer "$f")" ] || return 1
+	done
+}
+
+# fetch ABI SERIES [VERSION]: set vmlinux, image and tree for one side; the
+# tree of linux-source-SERIES at VERSION, or at the version
+# tests/kernel-tree.sh picks when there is none.
+fetch() {
+	start=$(date +%s)
+	if ! vmlinux=$(KABIDIFF_DEBIAN_ABI=$1 "$TOP/tests/debian-vmlinux.sh") ||
+		! image=$(KABIDIFF_DEBIAN_ABI=$1 "$TOP/tests/debian-vmlinux.sh" --image); then
+		die "could not fetch Debian's $1 kernel (tests/debian-vmlinux.sh)"
+	fi
+	if [ -n "${3-}" ]; then
+		tree=$(KABIDIFF_SOURCE_VERSION=$3 "$TOP/tests/kernel-tree.sh" "$2")
+	else
+		tree=$(env -u KABIDIFF_SOURCE_VERSION "$TOP/tests/kernel-tree.sh" "$2")
+	fi || die "could not unpack linux-source-$2 (tests/kernel-tree.sh $2)"
+	say "$1: inputs ready in $(($(date +%s) - start)) s"
+}
+
+# collect ABI: the snapshot of the side fetch() just set up
+collect() {
+	snap=$OUT/$1.json
+	if fresh "$snap" "$vmlinux" "$image" "$tree/.kabidiff-unpacked" "$KABIDIFF" "$AGENT"; then
+		say "$1: $snap is up to date"
+		return
+	fi
+	say "$1: collecting $snap (vmlinux, boot under QEMU, docs)"
+	start=$(date +%s)
+	"$KABIDIFF" collect --vmlinux "$vmlinux" --image "$image" --docs "$tree" \
+		-o "$snap" || die "kabidiff collect failed for $1"
+	say "$1: collected in $(($(date +%s) - start)) s"
+}
+
+begin=$(date +%s)
+mkdir -p "$OUT"
+
+# OLD: the tree every 6.1 test shares, not pinned (pinning it would
+# unpack it again for them); say so if it is not the kernel's version.
+old_version=$(image_version "$OLD_ABI")
+fetch "$OLD_ABI" 6.1
+src_version=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) || src_version=
+[ "$src_version" = "$old_version" ] ||
+	say "warning: linux-source-6.1 is ${src_version:-not installed}, linux-image-$OLD_ABI-amd64 $old_version: the docs are not the kernel's"
+collect "$OLD_ABI"
+old_snap=$snap
+
+# NEW: the source at the kernel's version
+new_version=$(image_version "$NEW_ABI")
+fetch "$NEW_ABI" 6.12 "$new_version"
+collect "$NEW_ABI"
+new_snap=$snap
+
+printf '%s\n%s\n' "$old_snap" "$new_snap"
+
+if [ -n "$report" ]; then
+	# The temporary file is made by the shell, with the mode the umask
+	# gives (mktemp's would be 0600 for everybody), named by this run's pid.
+	tmp=
+	trap 'rm -f "$tmp"' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	# make_report FILE DIFF-OPTION...: kabidiff diff into FILE (exit 1,
+	# a break, is what this pair gives)
+	make_report() {
+		f=$1
+		shift
+		if fresh "$f" "$old_snap" "$new_snap" "$KABIDIFF"; then
+			say "$f is up to date"
+		else
+			tmp=$OUT/.${f##*/}.tmp.$$
+			status=0
+			"$KABIDIFF" diff "$@" "$old_snap" "$new_snap" >"$tmp" || status=$?
+			[ "$status" -le 1 ] || die "kabidiff diff $* failed (exit $status)"
+			mv -f "$tmp" "$f"
+		fi
+		printf '%s\n' "$f"
+	}
+	make_report "$OUT/report.txt" --color never
+	make_report "$OUT/report.json" --format json
+	say "summary: $(tail -n 1 "$OUT/report.txt")"
+	python3 - "$OUT/report.json" >&2 <<'PY' || say "could not count the breaks of $OUT/report.json"
+import collections, json, sys
+r = json.load(open(sys.argv[1]))
+breaks = collections.Counter((f["kind"], f["level"]) for f in r["findings"]
+                             if f["verdict"] == "break" and not f["waiver"])
+print(f"breaks by kind and level ({sum(breaks.values())}):")
+for (kind, level), n in sorted(breaks.items(), key=lambda kv: (-kv[1], kv[0])):
+    print(f"  {n:6d}  {kind:24s} {level}")
+PY
+fi
+say "done in $(($(date +%s) - begin)) s"
