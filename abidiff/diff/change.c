@@ -17,6 +17,8 @@ static const struct {
 } kinds[CHANGE_KIND_COUNT] = {
 	[CHANGE_NODE_REMOVED]		= { "node-removed", CLASS_REMOVED, PART_SYSFS },
 	[CHANGE_NODE_ADDED]		= { "node-added", CLASS_ADDED, PART_SYSFS },
+	[CHANGE_INSTANCE_REMOVED]	= { "instance-removed", CLASS_COMPATIBLE, PART_SYSFS },
+	[CHANGE_INSTANCE_ADDED]		= { "instance-added", CLASS_ADDED, PART_SYSFS },
 	[CHANGE_NODE_MOVED]		= { "node-moved", CLASS_COMPATIBLE, PART_SYSFS },
 	[CHANGE_NODE_KIND_CHANGED]	= { "node-kind-changed", CLASS_INCOMPATIBLE, PART_SYSFS },
 	[CHANGE_MODE_LOST]		= { "mode-lost", CLASS_INCOMPATIBLE, PART_SYSFS },
@@ -30,10 +32,12 @@ static const struct {
 	[CHANGE_SYSCALL_ADDED]		= { "syscall-added", CLASS_ADDED, PART_SYSCALLS },
 	[CHANGE_SYSCALL_RENUMBERED]	= { "syscall-renumbered", CLASS_INCOMPATIBLE, PART_SYSCALLS },
 	[CHANGE_SYSCALL_ARGS_CHANGED]	= { "syscall-args-changed", CLASS_INCOMPATIBLE, PART_SYSCALLS },
+	[CHANGE_SYSCALL_ARG_POINTEE_CHANGED] = { "syscall-arg-pointee-changed", CLASS_REVIEW, PART_SYSCALLS },
 	[CHANGE_TYPE_REMOVED]		= { "type-removed", CLASS_REMOVED, PART_TYPES },
 	[CHANGE_TYPE_ADDED]		= { "type-added", CLASS_ADDED, PART_TYPES },
 	[CHANGE_TYPE_KIND_CHANGED]	= { "type-kind-changed", CLASS_INCOMPATIBLE, PART_TYPES },
 	[CHANGE_TYPE_SIZE_CHANGED]	= { "type-size-changed", CLASS_INCOMPATIBLE, PART_TYPES },
+	[CHANGE_TYPE_EXTENDED]		= { "type-extended", CLASS_COMPATIBLE, PART_TYPES },
 	[CHANGE_TYPEDEF_CHANGED]	= { "typedef-changed", CLASS_INCOMPATIBLE, PART_TYPES },
 	[CHANGE_MEMBER_REMOVED]		= { "member-removed", CLASS_INCOMPATIBLE, PART_TYPES },
 	[CHANGE_MEMBER_ADDED]		= { "member-added", CLASS_COMPATIBLE, PART_TYPES },
@@ -49,6 +53,8 @@ static const struct {
 	[CHANGE_DOC_DEMOTED]		= { "doc-demoted", CLASS_DEMOTED, PART_DOCS },
 	[CHANGE_DOC_REMOVED_EARLY]	= { "doc-removed-early", CLASS_DEMOTED, PART_DOCS },
 	[CHANGE_DOC_DROPPED]		= { "doc-dropped", CLASS_DEMOTED, PART_DOCS },
+	[CHANGE_DOC_DROPPED_LIVE]	= { "doc-dropped-live", CLASS_REVIEW, PART_DOCS },
+	[CHANGE_DOC_MOVED]		= { "doc-moved", CLASS_COMPATIBLE, PART_DOCS },
 	[CHANGE_DOC_OBSOLETED]		= { "doc-obsoleted", CLASS_COMPATIBLE, PART_DOCS },
 	[CHANGE_DOC_RETIRED]		= { "doc-retired", CLASS_COMPATIBLE, PART_DOCS },
 	[CHANGE_DOC_PROMOTED]		= { "doc-promoted", CLASS_COMPATIBLE, PART_DOCS },
@@ -62,6 +68,7 @@ static const char * const class_names[CLASS_COUNT] = {
 	[CLASS_ADDED]		= "added",
 	[CLASS_SECURITY]	= "security",
 	[CLASS_DEMOTED]		= "demoted",
+	[CLASS_REVIEW]		= "review",
 };
 
 const char *change_kind__name(enum change_kind kind)

@@ -23,6 +23,7 @@ enum change_class {
 	CLASS_ADDED,		/* a new interface */
 	CLASS_SECURITY,		/* compatible, but worth a look */
 	CLASS_DEMOTED,		/* the documentation broke its own rules */
+	CLASS_REVIEW,		/* compatible in form, maybe not in meaning */
 	CLASS_COUNT,
 };
 
@@ -35,6 +36,8 @@ enum change_kind {
 	/* sysfs and /proc/sys: the subject is the node's path */
 	CHANGE_NODE_REMOVED,
 	CHANGE_NODE_ADDED,
+	CHANGE_INSTANCE_REMOVED,	/* one of an interface's instances */
+	CHANGE_INSTANCE_ADDED,
 	CHANGE_NODE_MOVED,		/* real path moved, a link kept its name */
 	CHANGE_NODE_KIND_CHANGED,	/* file, dir, link */
 	CHANGE_MODE_LOST,		/* a permission bit went away */
@@ -49,11 +52,13 @@ enum change_kind {
 	CHANGE_SYSCALL_ADDED,
 	CHANGE_SYSCALL_RENUMBERED,
 	CHANGE_SYSCALL_ARGS_CHANGED,
+	CHANGE_SYSCALL_ARG_POINTEE_CHANGED,	/* same size and class */
 	/* types: the subject is the type's name, or "TYPE.MEMBER" */
 	CHANGE_TYPE_REMOVED,
 	CHANGE_TYPE_ADDED,
 	CHANGE_TYPE_KIND_CHANGED,
 	CHANGE_TYPE_SIZE_CHANGED,
+	CHANGE_TYPE_EXTENDED,		/* an extensible struct grew at its end */
 	CHANGE_TYPEDEF_CHANGED,
 	CHANGE_MEMBER_REMOVED,
 	CHANGE_MEMBER_ADDED,
@@ -70,6 +75,8 @@ enum change_kind {
 	CHANGE_DOC_DEMOTED,		/* to a less stable level */
 	CHANGE_DOC_REMOVED_EARLY,	/* to removed/ not through obsolete/ */
 	CHANGE_DOC_DROPPED,		/* gone from the tree */
+	CHANGE_DOC_DROPPED_LIVE,	/* gone, its interface still there */
+	CHANGE_DOC_MOVED,		/* the same interface at another What: */
 	CHANGE_DOC_OBSOLETED,
 	CHANGE_DOC_RETIRED,		/* obsolete/ to removed/ */
 	CHANGE_DOC_PROMOTED,

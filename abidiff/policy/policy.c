@@ -51,6 +51,7 @@ static const enum verdict default_table[CLASS_COUNT][LEVEL_COUNT] = {
 	[CLASS_ADDED]	     = { N, N, N, N, N, N, N },
 	[CLASS_SECURITY]     = { W, W, W, W, W, W, W },
 	[CLASS_DEMOTED]	     = { B, B, N, N, N, N, N },
+	[CLASS_REVIEW]	     = { W, W, N, N, N, N, N },
 };
 
 #undef N
