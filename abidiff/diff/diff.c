@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The diff's driver: each part both snapshots collected is compared
- * (parts.h), and the changes are put in their fixed order.
+ * (parts.h), and the changes are put in their fixed order.  The sysfs and
+ * docs parts share which of OLD's entries documents each node.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "match/docmatch.h"
 #include "diff.h"
 #include "parts.h"
 
@@ -23,25 +26,44 @@ static int change_cmp(const void *pa, const void *pb)
 	return c ? c : a->new_ref - b->new_ref;
 }
 
+/* Both sides' nodes against OLD's docs, when there are both. */
+static int match_docs(const struct snapshot *old, const struct snapshot *new,
+		      struct doc_matches *m)
+{
+	if (!old->sysfs.collected || !new->sysfs.collected ||
+	    !old->docs.collected)
+		return 0;
+	m->old_entry = malloc((old->sysfs.nr + 1) * sizeof(*m->old_entry));
+	m->new_entry = malloc((new->sysfs.nr + 1) * sizeof(*m->new_entry));
+	if (!m->old_entry || !m->new_entry)
+		return -ENOMEM;
+	return docmatch__run(old, old, m->old_entry) ?:
+	       docmatch__run(new, old, m->new_entry);
+}
+
 int diff__run(const struct snapshot *old, const struct snapshot *new,
 	      struct diff *d)
 {
-	int err = 0;
+	struct doc_matches m = { 0 };
+	int err;
 
 	d->compared[PART_SYSFS] = old->sysfs.collected && new->sysfs.collected;
 	d->compared[PART_SYSCALLS] = old->syscalls.collected &&
 				     new->syscalls.collected;
 	d->compared[PART_TYPES] = old->types.collected && new->types.collected;
 	d->compared[PART_DOCS] = old->docs.collected && new->docs.collected;
-	if (d->compared[PART_SYSFS])
-		err = diff_sysfs(old, new, d);
+	err = match_docs(old, new, &m);
+	if (!err && d->compared[PART_SYSFS])
+		err = diff_sysfs(old, new, &m, d);
 	if (!err && d->compared[PART_SYSCALLS])
 		err = diff_syscalls(old, new, d);
 	if (!err && d->compared[PART_TYPES])
 		err = diff_types(old, new, d);
 	if (!err && d->compared[PART_DOCS])
-		err = diff_docs(old, new, d);
+		err = diff_docs(old, new, &m, d);
 	if (!err && d->nr)
 		qsort(d->v, d->nr, sizeof(*d->v), change_cmp);
+	free(m.old_entry);
+	free(m.new_entry);
 	return err;
 }

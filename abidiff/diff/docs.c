@@ -132,7 +132,7 @@ static int doc_change(const struct snapshot *old, const struct snapshot *new,
 }
 
 int diff_docs(const struct snapshot *old, const struct snapshot *new,
-	      struct diff *d)
+	      const struct doc_matches *m, struct diff *d)
 {
 	size_t nr_old, nr_new, i;
 	struct what_ref *old_idx = index_what(old, &nr_old);

@@ -11,15 +11,26 @@
 #include "model/model.h"
 #include "change.h"
 
+/*
+ * Which of OLD's doc entries documents each sysfs node of either side, as
+ * docmatch__run() finds it: the promise judged is OLD's.  An index into
+ * old->docs.v, or -1; both NULL when the sysfs part is not compared or OLD
+ * has no docs.
+ */
+struct doc_matches {
+	int32_t *old_entry;	/* per node of OLD */
+	int32_t *new_entry;	/* per node of NEW */
+};
+
 /* Each compares one part of @old and @new and appends its changes to @d. */
 int diff_sysfs(const struct snapshot *old, const struct snapshot *new,
-	       struct diff *d);
+	       const struct doc_matches *m, struct diff *d);
 int diff_syscalls(const struct snapshot *old, const struct snapshot *new,
 		  struct diff *d);
 int diff_types(const struct snapshot *old, const struct snapshot *new,
 	       struct diff *d);
 int diff_docs(const struct snapshot *old, const struct snapshot *new,
-	      struct diff *d);
+	      const struct doc_matches *m, struct diff *d);
 
 /*
  * types_ref_equiv() - do C type spelling @a, resolved to @ra in @old, and

@@ -331,7 +331,7 @@ static int report(struct sysfs_diff *sd)
 }
 
 int diff_sysfs(const struct snapshot *old, const struct snapshot *new,
-	       struct diff *d)
+	       const struct doc_matches *m, struct diff *d)
 {
 	struct sysfs_diff sd = { .d = d };
 	size_t i, na = old->sysfs.nr + 1, nb = new->sysfs.nr + 1;
