@@ -60,7 +60,8 @@ endif
 BASE_SRCS	:= $(addprefix abidiff/lib/,print.c array.c bytes.c fileio.c \
 			atomic-file.c run-command.c) \
 		   $(addprefix abidiff/model/,jstr.c model.c snapshot-json.c)
-ENGINE_SRCS	:= $(addprefix abidiff/match/,what-index.c sysfs-tree.c docmatch.c) \
+ENGINE_SRCS	:= $(addprefix abidiff/match/,what-index.c what-normal.c sysfs-tree.c \
+			docmatch.c) \
 		   $(addprefix abidiff/diff/,change.c diff.c sysfs.c syscalls.c types.c \
 			docs.c) \
 		   abidiff/policy/policy.c \
@@ -78,7 +79,7 @@ CLI_SRCS	:= abidiff/main.c \
 			docs.c show.c undocumented.c)
 UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \
 		   test-abidocs test-docmatch test-diff-types test-print \
-		   test-fileio test-vmlinux-oom
+		   test-fileio test-vmlinux-oom test-diff-docs
 
 LIB_OBJS	:= $(LIB_SRCS:%.c=$(O)/%.o)
 CLI_OBJS	:= $(CLI_SRCS:%.c=$(O)/%.o)
