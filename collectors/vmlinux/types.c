@@ -14,9 +14,19 @@
  * same name, it completes the record.
  *
  * Anonymous structs, unions and enums get a name from where they are first
- * met, "union (struct sigevent member 2)" or "struct (typedef
- * kernel_cap_t)", so that two builds name them alike as long as the
- * enclosing type keeps its shape.
+ * met, "KIND (PLACE)", so that two builds name them alike as long as the
+ * place keeps its name, whatever else the enclosing type gains or loses:
+ *
+ *   struct (typedef kernel_cap_t)	behind a typedef
+ *   struct (union bpf_attr.link_create)	the type of a named member
+ *   union (union bpf_attr.link_create.{target_fd})
+ *					an unnamed member, after the first
+ *					member name it holds (C makes that
+ *					name unique in the enclosing scope)
+ *   union (struct foo.{at 8})		an unnamed member without names
+ *
+ * The PLACE of a named type is its name, of an anonymous one what its
+ * parentheses hold, so places nest: "union (union bpf_attr.{map_fd}.{value})".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -453,20 +463,68 @@ static uint64_t target_size(Dwarf_Die *die)
 	return size;
 }
 
+/* The first member name in struct or union @die, through unnamed members. */
+static const char *first_name(Dwarf_Die *die, int depth)
+{
+	const char *name;
+	Dwarf_Die child, target;
+
+	if (depth == MAX_SPELL_DEPTH || dwarf_child(die, &child))
+		return NULL;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_member)
+			continue;
+		name = dwarf_diename(&child);
+		if (name)
+			return name;
+		if (type_of(&child, &target) && kind_word(dwarf_tag(&target)) &&
+		    (name = first_name(&target, depth + 1)))
+			return name;
+	} while (!dwarf_siblingof(&child, &child));
+	return NULL;
+}
+
+/* "union bpf_attr" for itself, "union bpf_attr.link_create" for "struct (...)". */
+static void place_of(const char *owner, const char **place, int *len)
+{
+	const char *open = strstr(owner, " (");
+	size_t n = strlen(owner);
+
+	if (open && n && owner[n - 1] == ')') {
+		*place = open + 2;
+		*len = (int)(owner + n - 1 - *place);
+	} else {
+		*place = owner;
+		*len = (int)n;
+	}
+}
+
 static int add_member(struct type_closure *tc, struct type_def *t,
-		      Dwarf_Die *die, const char *owner, unsigned int index)
+		      Dwarf_Die *die, const char *owner)
 {
 	struct type_member *m = type__add_member(t);
-	const char *name = dwarf_diename(die);
+	const char *name = dwarf_diename(die), *place, *first;
 	Dwarf_Die target;
 	char where[600];
+	int len;
 
 	if (!m)
 		return -ENOMEM;
 	/* an anonymous member type takes its name from here */
-	snprintf(where, sizeof(where), "%s member %u", owner, index);
-	if (type_of(die, &target) && name_anon(tc, &target, where))
-		return -ENOMEM;
+	if (type_of(die, &target) && kind_word(dwarf_tag(&target)) &&
+	    !dwarf_diename(&target)) {
+		place_of(owner, &place, &len);
+		first = name ? NULL : first_name(&target, 0);
+		if (name)
+			snprintf(where, sizeof(where), "%.*s.%s", len, place, name);
+		else if (first)
+			snprintf(where, sizeof(where), "%.*s.{%s}", len, place, first);
+		else
+			snprintf(where, sizeof(where), "%.*s.{at %llu}", len, place,
+				 (unsigned long long)udata(die, DW_AT_data_member_location, 0));
+		if (name_anon(tc, &target, where))
+			return -ENOMEM;
+	}
 	m->type = type_closure__name(tc, die);
 	m->name = name ? strdup(name) : NULL;
 	if (!m->type || (name && !m->name))
@@ -500,7 +558,6 @@ static int add_enumerator(struct type_def *t, Dwarf_Die *die)
 /* Members or enumerators, in declaration order. */
 static int add_children(struct type_closure *tc, size_t index, Dwarf_Die *die)
 {
-	unsigned int n = 0;
 	Dwarf_Die child;
 	int err = 0;
 
@@ -511,7 +568,7 @@ static int add_children(struct type_closure *tc, size_t index, Dwarf_Die *die)
 		struct type_def *t = &tc->s->types.v[index];
 
 		if (dwarf_tag(&child) == DW_TAG_member)
-			err = add_member(tc, t, &child, t->name, n++);
+			err = add_member(tc, t, &child, t->name);
 		else if (dwarf_tag(&child) == DW_TAG_enumerator)
 			err = add_enumerator(t, &child);
 	} while (!err && !dwarf_siblingof(&child, &child));
