@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/array.h"
 #include "parts.h"
 
 #define MAX_EQUIV_DEPTH		64
@@ -176,12 +177,25 @@ int types_ref_equiv(const struct snapshot *old, const struct snapshot *new,
 	return same;
 }
 
+/* A member as the ABI sees it: anonymous aggregates flattened. */
+struct flat_member {
+	char *path;		/* "link_create.target_fd", malloc()ed */
+	struct type_member m;	/* offsets from the outer type's start;
+				 * strings and type_ref borrowed */
+};
+
+struct flat {
+	struct flat_member *v;
+	size_t nr, alloc;
+};
+
 /* Comparing one pair of types of the same name. */
 struct type_pair {
 	const struct snapshot *old, *new;
 	const struct type_def *a, *b;
 	int32_t i, j;
 	struct diff *d;
+	struct flat fa, fb;	/* a's and b's members, flattened */
 	bool *used_b;		/* new members accounted for */
 };
 
@@ -189,7 +203,8 @@ struct type_pair {
  * Whether a member's name says it is padding that later members may take:
  * the names the kernel's scripts/check-uapi.sh treats so, a name ending in
  * "end", "pad", "padding", "res", "resv", "reserved", "rsvd" or "unused",
- * most of them optionally followed by a digit ("pad2", "__reserved_1").
+ * most of them optionally followed by a digit ("pad2", "__reserved_1"),
+ * and the kernel's other spelling of it, "spare" ("__spare3", "spare_1").
  */
 static bool is_reserved_name(const char *name)
 {
@@ -201,7 +216,7 @@ static bool is_reserved_name(const char *name)
 		{ "end" }, { "res" }, { "unused" },
 		{ "pad", true, true }, { "padding", true, true },
 		{ "resv", true, true }, { "reserved", true, true },
-		{ "rsvd", true, false },
+		{ "rsvd", true, false }, { "spare", true, true },
 	};
 	size_t len, i;
 	bool digit, underscore;
@@ -270,17 +285,98 @@ static bool within(const struct type_member *inner,
 	       bit_end(inner) <= bit_end(outer);
 }
 
-/* "flags", or "(anonymous 2)" for the second unnamed member. */
-static char *member_subject(const struct type_def *t, size_t idx)
+/*
+ * An unnamed type is named after its place ("union (union bpf_attr.
+ * link_create.{target_fd})", or by older collectors "union (struct sigevent
+ * member 2)").  One that sits in a member is compared through the named
+ * type that holds it (flatten()); one behind a typedef ("struct (typedef
+ * sigset_t)"), a pointer or an array ("struct (anonymous)") on its own.
+ */
+static bool is_anonymous(const struct type_def *t)
 {
-	const struct type_member *m = &t->members[idx];
-	size_t i, anon = 0;
+	return strstr(t->name, " (") != NULL;
+}
 
-	if (m->name)
-		return xasprintf("%s.%s", t->name, m->name);
-	for (i = 0; i <= idx; i++)
-		anon += !t->members[i].name;
-	return xasprintf("%s.(anonymous %zu)", t->name, anon);
+static bool is_member_placed(const struct type_def *t)
+{
+	const char *place = strstr(t->name, " (");
+
+	return place && strncmp(place + 2, "typedef ", 8) &&
+	       strcmp(place + 2, "anonymous)");
+}
+
+/* The anonymous struct or union that member @m is, inline; or NULL. */
+static const struct type_def *inline_aggregate(const struct snapshot *s,
+					       const struct type_member *m)
+{
+	const struct type_def *t;
+
+	if (m->type_ref.base < 0 || (m->type_ref.declarator &&
+				     *m->type_ref.declarator))
+		return NULL;
+	t = &s->types.v[m->type_ref.base];
+	if ((t->kind != TYPE_STRUCT && t->kind != TYPE_UNION) || t->incomplete ||
+	    !is_member_placed(t) || strcmp(t->name, m->type))
+		return NULL;
+	return t;
+}
+
+/*
+ * The members of @t as a program reaches them, into @out: those of an
+ * anonymous struct or union member in its place, with offsets from the
+ * outer type's start, named by their path ("link_create.target_fd"; C
+ * makes the members of an unnamed one members of the enclosing scope).
+ * So a member wrapped into an anonymous union at the same place is the
+ * same member, and a member of a nested anonymous struct is reported on
+ * the type a user names.  Returns 0 or -ENOMEM.
+ */
+static int flatten(const struct snapshot *s, const struct type_def *t,
+		   const char *prefix, uint64_t base, int depth,
+		   struct flat *out)
+{
+	size_t i, anon = 0;
+	int err = 0;
+
+	for (i = 0; !err && i < t->nr_members; i++) {
+		const struct type_member *m = &t->members[i];
+		const struct type_def *inner = inline_aggregate(s, m);
+		struct flat_member *f;
+		char *path;
+
+		anon += !m->name;
+		if (inner && depth < MAX_EQUIV_DEPTH) {
+			path = m->name ? xasprintf("%s%s.", prefix, m->name) :
+			       strdup(prefix);
+			err = path ? flatten(s, inner, path, base + m->offset,
+					     depth + 1, out) : -ENOMEM;
+			free(path);
+			continue;
+		}
+		path = m->name ? xasprintf("%s%s", prefix, m->name) :
+		       xasprintf("%s(anonymous %zu)", prefix, anon);
+		f = path ? ARRAY_APPEND(out->v, out->nr, out->alloc) : NULL;
+		if (!f) {
+			free(path);
+			return -ENOMEM;
+		}
+		f->path = path;
+		f->m = *m;
+		f->m.offset += base;
+		if (f->m.bitfield)
+			f->m.bit_offset += base * 8;
+	}
+	return err;
+}
+
+static void flat_release(struct flat *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr; i++)
+		free(f->v[i].path);
+	free(f->v);
+	f->v = NULL;
+	f->nr = f->alloc = 0;
 }
 
 static char *describe_member(const struct type_member *m)
@@ -293,11 +389,12 @@ static char *describe_member(const struct type_member *m)
 			 (unsigned long long)m->size);
 }
 
+/* A change of member @f of the type named @type: "TYPE.PATH". */
 static int add_member_change(struct type_pair *tp, enum change_kind kind,
-			     const struct type_def *t, size_t idx, char *was,
-			     char *now)
+			     const char *type, const struct flat_member *f,
+			     char *was, char *now)
 {
-	char *subject = member_subject(t, idx);
+	char *subject = xasprintf("%s.%s", type, f->path);
 	int err = -ENOMEM;
 
 	if (subject && (was || kind == CHANGE_MEMBER_ADDED ||
@@ -311,66 +408,121 @@ static int add_member_change(struct type_pair *tp, enum change_kind kind,
 }
 
 /*
- * The new member that old member @idx is: the one of the same name, or of
- * the same rank among those of that name (unnamed members, and names a
- * damaged snapshot repeats).
+ * The new member that old member @idx is: the one of the same path, or of
+ * the same rank among those of that path (names a damaged snapshot
+ * repeats).
  */
-static int32_t counterpart(const struct type_def *a, size_t idx,
-			   const struct type_def *b)
+static int32_t counterpart(const struct flat *a, size_t idx,
+			   const struct flat *b)
 {
-	const char *name = a->members[idx].name;
+	const char *path = a->v[idx].path;
 	size_t i, rank = 0;
 
 	for (i = 0; i < idx; i++)
-		rank += same_name(a->members[i].name, name);
-	for (i = 0; i < b->nr_members; i++)
-		if (same_name(b->members[i].name, name) && !rank--)
+		rank += !strcmp(a->v[i].path, path);
+	for (i = 0; i < b->nr; i++)
+		if (!strcmp(b->v[i].path, path) && !rank--)
 			return i;
 	return -1;
 }
 
 /*
- * One member on both sides: what changed about it, as one change.  Its
- * description carries offset and size, so a new type that also moved the
- * member is one member-type-changed, not that and a member-offset-changed.
+ * Whether @a became the flexible array @b in place: "T[0]" or "T[1]", the
+ * old ways to spell a trailing array of any length, to "T[]".  The
+ * element types are compared as spellings of their snapshots.
  */
-static int compare_member(struct type_pair *tp, size_t ia, size_t ib)
+static int flex_array_of(const struct type_pair *tp, const struct type_member *a,
+			 const struct type_member *b)
 {
-	const struct type_member *ma = &tp->a->members[ia];
-	const struct type_member *mb = &tp->b->members[ib];
+	size_t la = strlen(a->type), lb = strlen(b->type);
+	struct type_ref ra, rb;
+	char *ea, *eb;
+	int same = -ENOMEM;
+
+	if (a->bitfield || b->bitfield || a->offset != b->offset ||
+	    lb < 3 || strcmp(b->type + lb - 2, "[]") || la < 4 ||
+	    (strcmp(a->type + la - 3, "[0]") && strcmp(a->type + la - 3, "[1]")))
+		return 0;
+	ea = strndup(a->type, la - 3);
+	eb = strndup(b->type, lb - 2);
+	if (!ea || !eb)
+		goto out;
+	same = !strcmp(ea, eb);
+	if (same)
+		goto out;
+	same = -ENOMEM;
+	if (type_ref__parse(tp->old, ea, &ra))
+		goto out;
+	if (type_ref__parse(tp->new, eb, &rb)) {
+		type_ref__release(&ra);
+		goto out;
+	}
+	same = types_ref_equiv(tp->old, tp->new, ea, &ra, eb, &rb);
+	type_ref__release(&ra);
+	type_ref__release(&rb);
+out:
+	free(ea);
+	free(eb);
+	return same;
+}
+
+/*
+ * What changed about old member @ia as new member @ib: 1 with the kind in
+ * *@kind, 0 for nothing, or -ENOMEM.  One kind only: the description
+ * carries offset and size, so a new type that also moved the member is
+ * one member-type-changed, not that and a member-offset-changed.
+ */
+static int member_change(struct type_pair *tp, size_t ia, size_t ib,
+			 enum change_kind *kind)
+{
+	const struct type_member *ma = &tp->fa.v[ia].m, *mb = &tp->fb.v[ib].m;
 	bool same_size = ma->size == mb->size && ma->bit_size == mb->bit_size;
-	enum change_kind kind;
 	int same = 1;
 
 	if (is_reserved_name(ma->name) && within(mb, ma))
 		return 0;	/* reserved space given to new members */
-	if (strcmp(ma->type, mb->type))
+	if (strcmp(ma->type, mb->type)) {
+		same = flex_array_of(tp, ma, mb);
+		if (same)
+			return same < 0 ? same : 0;	/* the same array */
 		same = types_ref_equiv(tp->old, tp->new, ma->type, &ma->type_ref,
 				       mb->type, &mb->type_ref);
+	}
 	if (same < 0)
 		return same;
 	if (!same || (strcmp(ma->type, mb->type) && !same_size))
-		kind = CHANGE_MEMBER_TYPE_CHANGED;
+		*kind = CHANGE_MEMBER_TYPE_CHANGED;
 	else if (!same_size)
-		kind = CHANGE_MEMBER_SIZE_CHANGED;
+		*kind = CHANGE_MEMBER_SIZE_CHANGED;
 	else if (bit_start(ma) != bit_start(mb))
-		kind = CHANGE_MEMBER_OFFSET_CHANGED;
+		*kind = CHANGE_MEMBER_OFFSET_CHANGED;
 	else
 		return 0;
-	return add_member_change(tp, kind, tp->a, ia, describe_member(ma),
-				 describe_member(mb));
+	return 1;
+}
+
+static int compare_member(struct type_pair *tp, size_t ia, size_t ib)
+{
+	enum change_kind kind;
+	int changed = member_change(tp, ia, ib, &kind);
+
+	if (changed <= 0)
+		return changed;
+	return add_member_change(tp, kind, tp->a->name, &tp->fa.v[ia],
+				 describe_member(&tp->fa.v[ia].m),
+				 describe_member(&tp->fb.v[ib].m));
 }
 
 /* An unnamed-in-new old member: renamed in place, or removed. */
 static int member_gone(struct type_pair *tp, size_t ia)
 {
-	const struct type_member *ma = &tp->a->members[ia];
+	const struct type_member *ma = &tp->fa.v[ia].m;
 	size_t ib;
 
 	if (is_reserved_name(ma->name))
 		return 0;	/* padding is nobody's interface */
-	for (ib = 0; ib < tp->b->nr_members; ib++) {
-		const struct type_member *mb = &tp->b->members[ib];
+	for (ib = 0; ib < tp->fb.nr; ib++) {
+		const struct type_member *mb = &tp->fb.v[ib].m;
 		int same;
 
 		if (tp->used_b[ib] || bit_start(ma) != bit_start(mb) ||
@@ -383,51 +535,167 @@ static int member_gone(struct type_pair *tp, size_t ia)
 		if (!same)
 			continue;
 		tp->used_b[ib] = true;
-		return add_member_change(tp, CHANGE_MEMBER_RENAMED, tp->a, ia,
-					 xasprintf("%s", ma->name ? ma->name : "(anonymous)"),
-					 xasprintf("%s", mb->name ? mb->name : "(anonymous)"));
+		return add_member_change(tp, CHANGE_MEMBER_RENAMED, tp->a->name,
+					 &tp->fa.v[ia],
+					 xasprintf("%s", tp->fa.v[ia].path),
+					 xasprintf("%s", tp->fb.v[ib].path));
 	}
-	return add_member_change(tp, CHANGE_MEMBER_REMOVED, tp->a, ia,
-				 describe_member(ma), NULL);
+	return add_member_change(tp, CHANGE_MEMBER_REMOVED, tp->a->name,
+				 &tp->fa.v[ia], describe_member(ma), NULL);
 }
 
 /* A new member that is not an old one: in reserved space, or added. */
 static int member_new(struct type_pair *tp, size_t ib)
 {
-	const struct type_member *mb = &tp->b->members[ib];
+	const struct type_member *mb = &tp->fb.v[ib].m;
 	enum change_kind kind = CHANGE_MEMBER_ADDED;
 	size_t ia;
 
-	for (ia = 0; ia < tp->a->nr_members; ia++)
-		if (is_reserved_name(tp->a->members[ia].name) &&
-		    within(mb, &tp->a->members[ia]))
+	for (ia = 0; ia < tp->fa.nr; ia++)
+		if (is_reserved_name(tp->fa.v[ia].m.name) &&
+		    within(mb, &tp->fa.v[ia].m))
 			kind = CHANGE_MEMBER_RESERVED_USED;
-	return add_member_change(tp, kind, tp->b, ib, NULL, describe_member(mb));
+	return add_member_change(tp, kind, tp->b->name, &tp->fb.v[ib], NULL,
+				 describe_member(mb));
 }
 
 static int compare_members(struct type_pair *tp)
 {
 	size_t ia, ib;
-	int32_t *match = calloc(tp->a->nr_members + 1, sizeof(*match));
+	int32_t *match = calloc(tp->fa.nr + 1, sizeof(*match));
 	int err = 0;
 
-	tp->used_b = calloc(tp->b->nr_members + 1, sizeof(bool));
+	tp->used_b = calloc(tp->fb.nr + 1, sizeof(bool));
 	if (!match || !tp->used_b)
 		err = -ENOMEM;
-	for (ia = 0; !err && ia < tp->a->nr_members; ia++) {
-		match[ia] = counterpart(tp->a, ia, tp->b);
+	for (ia = 0; !err && ia < tp->fa.nr; ia++) {
+		match[ia] = counterpart(&tp->fa, ia, &tp->fb);
 		if (match[ia] >= 0)
 			tp->used_b[match[ia]] = true;
 	}
-	for (ia = 0; !err && ia < tp->a->nr_members; ia++)
+	for (ia = 0; !err && ia < tp->fa.nr; ia++)
 		err = match[ia] >= 0 ? compare_member(tp, ia, match[ia]) :
 		      member_gone(tp, ia);
-	for (ib = 0; !err && ib < tp->b->nr_members; ib++)
+	for (ib = 0; !err && ib < tp->fb.nr; ib++)
 		if (!tp->used_b[ib])
 			err = member_new(tp, ib);
 	free(match);
 	free(tp->used_b);
+	tp->used_b = NULL;
 	return err;
+}
+
+/*
+ * Whether a syscall argument is a size: "size", "usize" (the names
+ * copy_struct_from_user() callers use) or the pointer argument's own
+ * name with "_len" or "_size" ("rseq", "rseq_len").
+ */
+static bool is_size_arg(const char *name, const char *of)
+{
+	size_t n = of ? strlen(of) : 0;
+
+	if (!name)
+		return false;
+	if (!strcmp(name, "size") || !strcmp(name, "usize"))
+		return true;
+	return n && !strncmp(name, of, n) &&
+	       (!strcmp(name + n, "_len") || !strcmp(name + n, "_size"));
+}
+
+/* Is the argument spelt @type, resolved @ref, a pointer to type @name? */
+static int is_pointer_to(const struct snapshot *s, const char *type,
+			 const struct type_ref *ref, const char *name)
+{
+	struct type_ref r = { .base = -1 };
+	const char *text;
+	int yes;
+
+	if (type_ref__resolve(s, type, ref, &r, &text))
+		return -ENOMEM;
+	yes = r.base >= 0 && r.declarator && !strcmp(r.declarator, "*") &&
+	      !strcmp(s->types.v[r.base].name, name);
+	type_ref__release(&r);
+	return yes;
+}
+
+static bool is_void_pointer(const char *type)
+{
+	return !strcmp(type_spelling__unqualified(type), "void *");
+}
+
+/*
+ * Does a syscall of @s take a pointer to the type @name with the size the
+ * caller passes?  Then the kernel copies what it knows of the size given
+ * (copy_struct_from_user()), and the type may grow at its end.  A syscall
+ * that also takes a "void *" is not counted: its size is the buffer's.
+ */
+static int passed_with_size(const struct snapshot *s, const char *name)
+{
+	size_t i, k, j;
+
+	for (i = 0; i < s->syscalls.nr; i++) {
+		const struct syscall *sc = &s->syscalls.v[i];
+		bool untyped = false;
+
+		for (k = 0; k < sc->nr_args; k++)
+			untyped |= is_void_pointer(sc->args[k].type);
+		for (k = 0; !untyped && k < sc->nr_args; k++) {
+			int yes = is_pointer_to(s, sc->args[k].type,
+						&sc->args[k].type_ref, name);
+
+			if (yes < 0)
+				return yes;
+			for (j = k + 1; yes && j < sc->nr_args; j++)
+				if (is_size_arg(sc->args[j].name, sc->args[k].name) &&
+				    !strchr(sc->args[j].type, '*'))
+					return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Is the type of @tp extensible: passed with its size, or carrying its
+ * own "size" member near its start (perf_event_attr.size,
+ * sched_attr.size)?
+ */
+static int is_extensible(struct type_pair *tp)
+{
+	size_t i;
+	int yes;
+
+	for (i = 0; i < tp->fa.nr; i++)
+		if (!strcmp(tp->fa.v[i].path, "size") && !tp->fa.v[i].m.bitfield &&
+		    tp->fa.v[i].m.offset < 16)
+			return 1;
+	yes = passed_with_size(tp->old, tp->a->name);
+	return yes ? yes : passed_with_size(tp->new, tp->b->name);
+}
+
+/*
+ * Did the type of @tp grow at its end and keep every old member as it
+ * was (the same path, place, size and type; padding may be given away)?
+ */
+static int grew_at_end(struct type_pair *tp)
+{
+	enum change_kind kind;
+	size_t ia;
+	int32_t ib;
+	int changed;
+
+	if (tp->b->size <= tp->a->size)
+		return 0;
+	for (ia = 0; ia < tp->fa.nr; ia++) {
+		if (is_reserved_name(tp->fa.v[ia].m.name))
+			continue;
+		ib = counterpart(&tp->fa, ia, &tp->fb);
+		if (ib < 0)
+			return 0;
+		changed = member_change(tp, ia, ib, &kind);
+		if (changed)
+			return changed < 0 ? changed : 0;
+	}
+	return 1;
 }
 
 static int add_enum_change(struct type_pair *tp, enum change_kind kind,
@@ -507,6 +775,36 @@ static int add_type_change(struct type_pair *tp, enum change_kind kind,
 	return err;
 }
 
+/*
+ * Two structs or unions, flattened: a size change, or an extensible type
+ * grown at its end with its old members kept (type-extended), then what
+ * happened to each member.
+ */
+static int compare_aggregates(struct type_pair *tp)
+{
+	enum change_kind kind = CHANGE_TYPE_SIZE_CHANGED;
+	int err, yes;
+
+	err = flatten(tp->old, tp->a, "", 0, 0, &tp->fa);
+	if (!err)
+		err = flatten(tp->new, tp->b, "", 0, 0, &tp->fb);
+	if (!err && tp->a->size != tp->b->size) {
+		yes = grew_at_end(tp);
+		if (yes > 0)
+			yes = is_extensible(tp);
+		if (yes > 0)
+			kind = CHANGE_TYPE_EXTENDED;
+		err = yes < 0 ? yes :
+		      add_type_change(tp, kind, describe_type(tp->a),
+				      describe_type(tp->b));
+	}
+	if (!err)
+		err = compare_members(tp);
+	flat_release(&tp->fa);
+	flat_release(&tp->fb);
+	return err;
+}
+
 static int compare_type(struct type_pair *tp)
 {
 	const struct type_def *a = tp->a, *b = tp->b;
@@ -527,27 +825,17 @@ static int compare_type(struct type_pair *tp)
 		return add_type_change(tp, CHANGE_TYPEDEF_CHANGED,
 				       describe_type(a), describe_type(b));
 	}
+	if (a->kind == TYPE_STRUCT || a->kind == TYPE_UNION)
+		return compare_aggregates(tp);
 	if (a->size != b->size) {
 		err = add_type_change(tp, CHANGE_TYPE_SIZE_CHANGED,
 				      describe_type(a), describe_type(b));
 		if (err)
 			return err;
 	}
-	if (a->kind == TYPE_STRUCT || a->kind == TYPE_UNION)
-		return compare_members(tp);
 	if (a->kind == TYPE_ENUM)
 		return compare_enumerators(tp);
 	return 0;
-}
-
-/*
- * An unnamed type is named after its place ("union (struct sigevent
- * member 2)"): it is compared through the member that holds it, so it
- * coming or going under that name is no change of its own.
- */
-static bool is_anonymous(const struct type_def *t)
-{
-	return strstr(t->name, " (") != NULL;
 }
 
 static int type_alone(struct diff *d, const struct type_def *t, int32_t i,
@@ -590,7 +878,9 @@ int diff_types(const struct snapshot *old, const struct snapshot *new,
 			tp.b = &new->types.v[j];
 			tp.i = i++;
 			tp.j = j++;
-			err = compare_type(&tp);
+			/* compared through the named type that holds it */
+			if (!is_member_placed(tp.a) || !is_member_placed(tp.b))
+				err = compare_type(&tp);
 		}
 	}
 	return err;
