@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The syscall part of the diff: syscalls are paired by (ABI, name), and
- * their numbers and argument types compared.
+ * their numbers and argument types compared.  An argument spelt another
+ * way that names the same layout is no change (types_ref_equiv()); a
+ * pointer that points to another type is still a pointer, which the
+ * caller passes alike, so it is only worth a look
+ * (syscall-arg-pointee-changed) unless what it points to has another
+ * known size.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -63,17 +68,115 @@ static char *describe_args(const struct syscall *sc)
 	return next;
 }
 
-static int args_equiv(const struct snapshot *old, const struct snapshot *new,
-		      const struct syscall *a, const struct syscall *b)
+/*
+ * Is the argument spelt @type (resolved @ref) in @s a data pointer?  1
+ * with the size of what it points to in *@pointee (0 when unknown: void,
+ * a declared-only type), 0, or -ENOMEM.
+ */
+static int data_pointer(const struct snapshot *s, const char *type,
+			const struct type_ref *ref, uint64_t *pointee)
 {
-	size_t i;
-	int same = a->nr_args == b->nr_args;
+	struct type_ref r = { .base = -1 };
+	const char *text, *decl;
+	size_t n;
+	int yes;
 
-	for (i = 0; same > 0 && i < a->nr_args; i++)
-		same = types_ref_equiv(old, new, a->args[i].type,
-				       &a->args[i].type_ref, b->args[i].type,
-				       &b->args[i].type_ref);
-	return same;
+	if (type_ref__resolve(s, type, ref, &r, &text))
+		return -ENOMEM;
+	decl = r.base >= 0 ? (r.declarator ? r.declarator : "") : text;
+	n = strlen(decl);
+	yes = n && decl[n - 1] == '*';
+	*pointee = 0;
+	if (yes && r.base >= 0 && !strcmp(decl, "*") &&
+	    !s->types.v[r.base].incomplete)
+		*pointee = s->types.v[r.base].size;
+	else if (yes && r.base >= 0 && n > 1 && decl[n - 2] == '*')
+		*pointee = sizeof(void *);	/* to another pointer */
+	type_ref__release(&r);
+	return yes;
+}
+
+/*
+ * How argument @k changed: 0 not at all, 1 in its pointee only (both
+ * pointers, which keeps the size and class the caller passes, and the
+ * pointees not two known sizes that differ: an int * that became a
+ * long * has the kernel write beyond the caller's int), 2 otherwise; or
+ * -ENOMEM.
+ */
+static int arg_change(const struct snapshot *old, const struct snapshot *new,
+		      const struct syscall_arg *a, const struct syscall_arg *b)
+{
+	uint64_t sa, sb;
+	int same, pa, pb;
+
+	same = types_ref_equiv(old, new, a->type, &a->type_ref, b->type,
+			       &b->type_ref);
+	if (same)
+		return same < 0 ? same : 0;
+	pa = data_pointer(old, a->type, &a->type_ref, &sa);
+	pb = data_pointer(new, b->type, &b->type_ref, &sb);
+	if (pa < 0 || pb < 0)
+		return -ENOMEM;
+	if (!pa || !pb || (sa && sb && sa != sb))
+		return 2;
+	return 1;
+}
+
+/* One pointer argument that points elsewhere: "int * mnt_id (arg 4)". */
+static int add_pointee_change(struct diff *d, const char *subject, size_t k,
+			      const struct syscall *a, const struct syscall *b,
+			      int32_t i, int32_t j)
+{
+	char *was = xasprintf("%s %s (arg %zu)", a->args[k].type,
+			      a->args[k].name ? a->args[k].name : "", k + 1);
+	char *now = xasprintf("%s %s (arg %zu)", b->args[k].type,
+			      b->args[k].name ? b->args[k].name : "", k + 1);
+	int err = was && now ? diff_add(d, CHANGE_SYSCALL_ARG_POINTEE_CHANGED,
+					subject, was, now, i, j) : -ENOMEM;
+
+	free(was);
+	free(now);
+	return err;
+}
+
+/*
+ * The arguments: one syscall-args-changed for another count, or for an
+ * argument of another size or class; else one syscall-arg-pointee-changed
+ * per pointer argument that points to another type.
+ */
+static int compare_args(const struct snapshot *old, const struct snapshot *new,
+			int32_t i, int32_t j, const char *subject, struct diff *d)
+{
+	const struct syscall *a = &old->syscalls.v[i], *b = &new->syscalls.v[j];
+	int *how = calloc(a->nr_args + 1, sizeof(*how));
+	int worst = a->nr_args == b->nr_args ? 0 : 2, err = 0;
+	char *was, *now;
+	size_t k;
+
+	if (!how)
+		return -ENOMEM;
+	for (k = 0; worst < 2 && k < a->nr_args; k++) {
+		how[k] = arg_change(old, new, &a->args[k], &b->args[k]);
+		if (how[k] < 0) {
+			err = how[k];
+			free(how);
+			return err;
+		}
+		worst = how[k] > worst ? how[k] : worst;
+	}
+	if (worst == 2) {
+		was = describe_args(a);
+		now = describe_args(b);
+		err = was && now ? diff_add(d, CHANGE_SYSCALL_ARGS_CHANGED, subject,
+					    was, now, i, j) : -ENOMEM;
+		free(was);
+		free(now);
+	}
+	for (k = 0; !err && worst == 1 && k < a->nr_args; k++)
+		if (how[k] == 1)
+			err = add_pointee_change(d, subject, k, a, b, i, j);
+	free(how);
+	return err;
 }
 
 static int compare_syscall(const struct snapshot *old, const struct snapshot *new,
@@ -82,7 +185,7 @@ static int compare_syscall(const struct snapshot *old, const struct snapshot *ne
 	const struct syscall *a = &old->syscalls.v[i], *b = &new->syscalls.v[j];
 	char *subject = xasprintf("%s/%s", a->abi, a->name);
 	char *was = NULL, *now = NULL;
-	int err = subject ? 0 : -ENOMEM, same = 1;
+	int err = subject ? 0 : -ENOMEM;
 
 	if (!err && a->nr != b->nr) {
 		was = xasprintf("nr %u", a->nr);
@@ -93,17 +196,7 @@ static int compare_syscall(const struct snapshot *old, const struct snapshot *ne
 		free(now);
 	}
 	if (!err && args_known(a) && args_known(b))
-		same = args_equiv(old, new, a, b);
-	if (!err && same < 0)
-		err = same;
-	if (!err && !same) {
-		was = describe_args(a);
-		now = describe_args(b);
-		err = was && now ? diff_add(d, CHANGE_SYSCALL_ARGS_CHANGED, subject,
-					    was, now, i, j) : -ENOMEM;
-		free(was);
-		free(now);
-	}
+		err = compare_args(old, new, i, j, subject, d);
 	free(subject);
 	return err;
 }
