@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/array.h"
 #include "docmatch.h"
 #include "sysfs-tree.h"
 #include "what-index.h"
@@ -66,6 +67,11 @@ struct matcher {
 	int32_t links[DOCMATCH_MAX_LINKS];	/* targets the name passed */
 	int nr_links;
 	int32_t node;		/* the node whose entries are being noted */
+	/* What: lines are indexed by number: pattern number -> entry, What: */
+	int32_t *pat_entry;
+	uint32_t *pat_what;
+	struct docmatch_hits *hits;	/* NULL: not asked for */
+	int err;		/* of a callback */
 };
 
 /* A directory, or a link to one: what a pattern ending in '/' names. */
@@ -76,16 +82,26 @@ static bool is_directory(const struct sysfs_tree *t, int32_t node)
 	return t->v[node].kind == NODE_DIR;
 }
 
-/* A pattern of entry @id matches the current node: keep the best entry. */
-static void note_entry(uint32_t id, bool dir_only, void *ctx)
+/* Pattern @pat matches the current node: keep the best entry. */
+static void note_entry(uint32_t pat, bool dir_only, void *ctx)
 {
 	struct matcher *m = ctx;
 	int32_t *best = &m->entry[m->node];
+	int32_t id = m->pat_entry[pat];
 
 	if (dir_only && !is_directory(&m->t, m->node))
 		return;
+	if (m->hits) {
+		struct docmatch_hit *h = ARRAY_APPEND(m->hits->v, m->hits->nr,
+						      m->hits->alloc);
+
+		if (!h)
+			m->err = -ENOMEM;
+		else
+			*h = (struct docmatch_hit){ m->node, id, m->pat_what[pat] };
+	}
 	if (*best < 0 || m->docs[id].level < m->docs[*best].level ||
-	    (m->docs[id].level == m->docs[*best].level && (int32_t)id < *best))
+	    (m->docs[id].level == m->docs[*best].level && id < *best))
 		*best = id;
 }
 
@@ -213,12 +229,16 @@ static int visit(struct matcher *m, int32_t node, int depth)
 	int err = 0;
 
 	note(m, node, c);
+	if (m->err)
+		return m->err;
 	if (m->t.v[node].kind == NODE_LINK) {
 		dir = m->t.target[node];
 		if (dir < 0 || m->nr_links == DOCMATCH_MAX_LINKS ||
 		    passed_through(m, dir))
 			return 0;
 		note(m, dir, c);
+		if (m->err)
+			return m->err;
 		err = seen_before(&m->seen, dir, m->nr_links, c);
 		if (err)
 			return err < 0 ? err : 0;
@@ -267,20 +287,28 @@ static int cursor_for_path(struct matcher *m, const char *path,
 	return err;
 }
 
+/* Every What: line, numbered in order, under its number. */
 static int index_docs(struct matcher *m, const struct snapshot *docs)
 {
-	size_t i, j;
+	size_t i, j, nr = 0;
+	uint32_t pat = 0;
 	int err;
 
+	for (i = 0; i < docs->docs.nr; i++)
+		nr += docs->docs.v[i].nr_what;
 	m->idx = what_index__new();
-	if (!m->idx)
+	m->pat_entry = malloc((nr + 1) * sizeof(*m->pat_entry));
+	m->pat_what = malloc((nr + 1) * sizeof(*m->pat_what));
+	if (!m->idx || !m->pat_entry || !m->pat_what)
 		return -ENOMEM;
 	for (i = 0; i < docs->docs.nr; i++) {
 		const struct doc_entry *d = &docs->docs.v[i];
 
-		for (j = 0; j < d->nr_what; j++) {
+		for (j = 0; j < d->nr_what; j++, pat++) {
+			m->pat_entry[pat] = i;
+			m->pat_what[pat] = j;
 			/* the parser has warned about bad patterns already */
-			err = what_index__add(m->idx, d->what[j], i, NULL);
+			err = what_index__add(m->idx, d->what[j], pat, NULL);
 			if (err == -ENOMEM)
 				return err;
 		}
@@ -288,8 +316,39 @@ static int index_docs(struct matcher *m, const struct snapshot *docs)
 	return 0;
 }
 
-int docmatch__run(const struct snapshot *tree, const struct snapshot *docs,
-		  int32_t *entry)
+static int hit_cmp(const void *pa, const void *pb)
+{
+	const struct docmatch_hit *a = pa, *b = pb;
+
+	if (a->node != b->node)
+		return a->node < b->node ? -1 : 1;
+	if (a->entry != b->entry)
+		return a->entry < b->entry ? -1 : 1;
+	return (a->what > b->what) - (a->what < b->what);
+}
+
+static void sort_hits(struct docmatch_hits *h)
+{
+	size_t i, nr = 0;
+
+	if (!h->nr)
+		return;
+	qsort(h->v, h->nr, sizeof(*h->v), hit_cmp);
+	for (i = 0; i < h->nr; i++)
+		if (!nr || hit_cmp(&h->v[nr - 1], &h->v[i]))
+			h->v[nr++] = h->v[i];
+	h->nr = nr;
+}
+
+void docmatch_hits__release(struct docmatch_hits *hits)
+{
+	free(hits->v);
+	hits->v = NULL;
+	hits->nr = hits->alloc = 0;
+}
+
+int docmatch__run_hits(const struct snapshot *tree, const struct snapshot *docs,
+		       int32_t *entry, struct docmatch_hits *hits)
 {
 	struct matcher *m = calloc(1, sizeof(*m));
 	size_t i;
@@ -299,6 +358,7 @@ int docmatch__run(const struct snapshot *tree, const struct snapshot *docs,
 		return -ENOMEM;
 	m->docs = docs->docs.v;
 	m->entry = entry;
+	m->hits = hits;
 	for (i = 0; i < tree->sysfs.nr; i++)
 		entry[i] = -1;
 	for (i = 0; i < MAX_DEPTH; i++)
@@ -315,9 +375,19 @@ int docmatch__run(const struct snapshot *tree, const struct snapshot *docs,
 	}
 	for (i = 0; i < MAX_DEPTH; i++)
 		what_cursor__release(&m->cursor[i]);
+	if (!err && hits)
+		sort_hits(hits);
 	what_index__free(m->idx);
+	free(m->pat_entry);
+	free(m->pat_what);
 	seen_free(&m->seen);
 	sysfs_tree__release(&m->t);
 	free(m);
 	return err;
+}
+
+int docmatch__run(const struct snapshot *tree, const struct snapshot *docs,
+		  int32_t *entry)
+{
+	return docmatch__run_hits(tree, docs, entry, NULL);
 }

@@ -6,6 +6,7 @@
 #ifndef KABIDIFF_DOCMATCH_H
 #define KABIDIFF_DOCMATCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model/model.h"
@@ -29,5 +30,33 @@
  */
 int docmatch__run(const struct snapshot *tree, const struct snapshot *docs,
 		  int32_t *entry);
+
+/*
+ * One What: line matching one node: node @node of the tree, What: @what of
+ * entry @entry of the docs.  A node has a hit for every pattern of every
+ * entry that matches it, not only for the entry docmatch__run() chose.
+ */
+struct docmatch_hit {
+	int32_t node;
+	int32_t entry;
+	uint32_t what;
+};
+
+struct docmatch_hits {
+	struct docmatch_hit *v;
+	size_t nr;
+	size_t alloc;
+};
+
+/*
+ * docmatch__run_hits() - docmatch__run(), and every (node, entry, What:)
+ * match into @hits (zeroed by the caller), sorted by node, entry and What:
+ * index, without duplicates.  What a node's entry promises is kept per
+ * pattern: which of an entry's What: lines still has instances.  Returns 0
+ * or -ENOMEM; release @hits with docmatch_hits__release() either way.
+ */
+int docmatch__run_hits(const struct snapshot *tree, const struct snapshot *docs,
+		       int32_t *entry, struct docmatch_hits *hits);
+void docmatch_hits__release(struct docmatch_hits *hits);
 
 #endif /* KABIDIFF_DOCMATCH_H */
