@@ -145,6 +145,8 @@ int diff_add(struct diff *d, enum change_kind kind, const char *subject,
 	if (!c)
 		return -ENOMEM;
 	c->kind = kind;
+	c->instances = NULL;
+	c->nr_instances = 0;
 	c->old_ref = old_ref;
 	c->new_ref = new_ref;
 	c->subject = dup_or_null(subject, &err);
@@ -153,14 +155,41 @@ int diff_add(struct diff *d, enum change_kind kind, const char *subject,
 	return err;
 }
 
+int diff_add_instances(struct diff *d, enum change_kind kind,
+		       const char *subject, const char *old, const char *new,
+		       int32_t old_ref, int32_t new_ref,
+		       const char *const *instances, size_t nr)
+{
+	int err = diff_add(d, kind, subject, old, new, old_ref, new_ref);
+	struct change *c;
+	size_t i;
+
+	if (err || !nr)
+		return err;
+	c = &d->v[d->nr - 1];
+	c->instances = calloc(nr, sizeof(*c->instances));
+	if (!c->instances)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		c->instances[i] = strdup(instances[i]);
+		if (!c->instances[i])
+			return -ENOMEM;
+		c->nr_instances++;
+	}
+	return 0;
+}
+
 void diff__release(struct diff *d)
 {
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < d->nr; i++) {
 		free(d->v[i].subject);
 		free(d->v[i].old);
 		free(d->v[i].new);
+		for (j = 0; j < d->v[i].nr_instances; j++)
+			free(d->v[i].instances[j]);
+		free(d->v[i].instances);
 	}
 	free(d->v);
 	d->v = NULL;

@@ -98,6 +98,10 @@ enum change_part {
  * few words ("0644", "file 0444 uint", "struct foo * (8 bytes)"); NULL
  * where it did not exist.  @old_ref and @new_ref index the record of the
  * part (change_kind__part()) in the old and the new snapshot, or are -1.
+ *
+ * A change about several nodes at once (every instance of a What: pattern
+ * gone, sysfs.c explains when) has a pattern for @subject, the paths of
+ * the nodes in @instances, and its refs index the first of them.
  */
 struct change {
 	enum change_kind kind;
@@ -106,6 +110,8 @@ struct change {
 	char *new;
 	int32_t old_ref;
 	int32_t new_ref;
+	char **instances;	/* NULL when about @subject alone */
+	size_t nr_instances;
 };
 
 struct diff {
@@ -122,6 +128,15 @@ struct diff {
  */
 int diff_add(struct diff *d, enum change_kind kind, const char *subject,
 	     const char *old, const char *new, int32_t old_ref, int32_t new_ref);
+
+/*
+ * diff_add_instances() - diff_add(), for a change about the @nr nodes
+ * whose paths are @instances (copied).  Returns 0 or -ENOMEM.
+ */
+int diff_add_instances(struct diff *d, enum change_kind kind,
+		       const char *subject, const char *old, const char *new,
+		       int32_t old_ref, int32_t new_ref,
+		       const char *const *instances, size_t nr);
 
 /* diff__release() - free the changes of @d and their strings. */
 void diff__release(struct diff *d);
