@@ -37,8 +37,8 @@ static int match_docs(const struct snapshot *old, const struct snapshot *new,
 	m->new_entry = malloc((new->sysfs.nr + 1) * sizeof(*m->new_entry));
 	if (!m->old_entry || !m->new_entry)
 		return -ENOMEM;
-	return docmatch__run(old, old, m->old_entry) ?:
-	       docmatch__run(new, old, m->new_entry);
+	return docmatch__run_hits(old, old, m->old_entry, &m->old_hits) ?:
+	       docmatch__run_hits(new, old, m->new_entry, &m->new_hits);
 }
 
 int diff__run(const struct snapshot *old, const struct snapshot *new,
@@ -65,5 +65,7 @@ int diff__run(const struct snapshot *old, const struct snapshot *new,
 		qsort(d->v, d->nr, sizeof(*d->v), change_cmp);
 	free(m.old_entry);
 	free(m.new_entry);
+	docmatch_hits__release(&m.old_hits);
+	docmatch_hits__release(&m.new_hits);
 	return err;
 }

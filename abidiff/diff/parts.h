@@ -8,6 +8,7 @@
 #define KABIDIFF_DIFF_PARTS_H
 
 #include "lib/bytes.h"
+#include "match/docmatch.h"
 #include "model/model.h"
 #include "change.h"
 
@@ -20,6 +21,8 @@
 struct doc_matches {
 	int32_t *old_entry;	/* per node of OLD */
 	int32_t *new_entry;	/* per node of NEW */
+	/* every What: line of OLD's docs matching each node of either side */
+	struct docmatch_hits old_hits, new_hits;
 };
 
 /* Each compares one part of @old and @new and appends its changes to @d. */
