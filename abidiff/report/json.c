@@ -42,11 +42,27 @@ static json_t *waiver_json(const struct judgement *j, const struct waiver *w)
 			 "line", w->line, "reason", jstr__new(w->reason));
 }
 
+/* A group's instances, all of them; NULL (ENOMEM). */
+static json_t *instances_json(const struct change *c)
+{
+	json_t *arr = json_array();
+	size_t i;
+
+	for (i = 0; arr && i < c->nr_instances; i++) {
+		if (json_array_append_new(arr, jstr__new(c->instances[i]))) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
 static json_t *finding_json(const struct judgement *j, const struct finding *f)
 {
 	const struct change *c = f->change;
+	json_t *obj;
 
-	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:o}",
+	obj = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:o}",
 			 "verdict", verdict__name(f->verdict),
 			 "level", abi_level__name(f->level),
 			 "kind", change_kind__name(c->kind),
@@ -56,6 +72,13 @@ static json_t *finding_json(const struct judgement *j, const struct finding *f)
 			 "doc", doc_json(f->doc),
 			 "removal_ahead", f->removal_ahead,
 			 "waiver", waiver_json(j, f->waiver));
+	/* only on a change about several nodes, see report.schema.json */
+	if (obj && c->nr_instances &&
+	    json_object_set_new(obj, "instances", instances_json(c))) {
+		json_decref(obj);
+		return NULL;
+	}
+	return obj;
 }
 
 static json_t *unused_waivers_json(const struct judgement *j)

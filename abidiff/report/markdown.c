@@ -66,6 +66,33 @@ static void show_doc_cell(FILE *out, const struct judgement *j,
 	show_cell(out, buf);
 }
 
+/* How many of a group's instances the subject cell names. */
+#define SHOWN_INSTANCES	3
+
+/* The subject, and a group's instances: "P (30 instances: a, b, c, +27 more)" */
+static void show_subject_cell(FILE *out, const struct change *c)
+{
+	char buf[4096];
+	size_t i, len, shown = c->nr_instances < SHOWN_INSTANCES ?
+			       c->nr_instances : SHOWN_INSTANCES;
+
+	if (!c->nr_instances) {
+		show_cell(out, c->subject);
+		return;
+	}
+	len = snprintf(buf, sizeof(buf), "%s (%zu instances: ", c->subject,
+		       c->nr_instances);
+	for (i = 0; i < shown && len < sizeof(buf); i++)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%s",
+				i ? ", " : "", c->instances[i]);
+	if (len < sizeof(buf) && shown < c->nr_instances)
+		len += snprintf(buf + len, sizeof(buf) - len, ", +%zu more",
+				c->nr_instances - shown);
+	if (len < sizeof(buf))
+		snprintf(buf + len, sizeof(buf) - len, ")");
+	show_cell(out, buf);
+}
+
 static void show_table_head(FILE *out, const char *title, size_t count)
 {
 	fprintf(out, "\n### %s (%zu)\n\n", title, count);
@@ -94,7 +121,7 @@ int show_report_markdown(const struct judgement *j, FILE *out)
 					f->waiver ? j->waived : j->count[f->verdict]);
 		fprintf(out, "| %s | %s |", abi_level__name(f->level),
 			change_kind__name(f->change->kind));
-		show_cell(out, f->change->subject);
+		show_subject_cell(out, f->change);
 		show_cell(out, f->change->old);
 		show_cell(out, f->change->new);
 		show_doc_cell(out, j, f);

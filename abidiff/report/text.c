@@ -36,6 +36,26 @@ static void show_field(FILE *out, const char *label, const char *text)
 	}
 }
 
+/* How many of a group's instances the text and Markdown reports name. */
+#define SHOWN_INSTANCES	3
+
+/* "30 instances: /sys/a, /sys/b, /sys/c (+27 more)" */
+static void show_instances(FILE *out, const struct change *c)
+{
+	size_t i, shown = c->nr_instances < SHOWN_INSTANCES ?
+			  c->nr_instances : SHOWN_INSTANCES;
+
+	fprintf(out, "    %zu instances: ", c->nr_instances);
+	for (i = 0; i < shown; i++) {
+		if (i)
+			fputs(", ", out);
+		fputs_quoted(c->instances[i], out);
+	}
+	if (shown < c->nr_instances)
+		fprintf(out, " (+%zu more)", c->nr_instances - shown);
+	fputc('\n', out);
+}
+
 static void show_finding(const struct judgement *j, const struct finding *f,
 			 FILE *out)
 {
@@ -48,6 +68,8 @@ static void show_finding(const struct judgement *j, const struct finding *f,
 	fputs(" -> ", out);
 	fputs_quoted(c->new ? c->new : "(absent)", out);
 	fputc('\n', out);
+	if (c->nr_instances)
+		show_instances(out, c);
 	if (f->doc) {
 		fprintf(out, "    %-9sDocumentation/ABI/", "doc:");
 		fputs_quoted(f->doc->file, out);
