@@ -119,6 +119,54 @@ static void test_best_level(void **state)
 	snapshot__free(d);
 }
 
+/*
+ * Every (node, entry, What:) match is a hit, the chosen entry's and the
+ * others', by the real path and by an alias, once each.
+ */
+static void test_hits(void **state)
+{
+	struct snapshot *t = tree(), *d = snapshot__new();
+	struct docmatch_hits hits = { 0 };
+	int32_t entry[32], mtu = -1;
+	size_t i, n = 0;
+	struct doc_entry *e;
+
+	doc(d, LEVEL_TESTING, "a", "/sys/class/net/<iface>/secret");
+	e = &d->docs.v[0];
+	assert_int_equal(doc_entry__add_what(e, "/sys/class/net/<iface>/mtu"), 0);
+	assert_int_equal(doc_entry__add_what(e, "/sys/devices/.../mtu"), 0);
+	doc(d, LEVEL_STABLE, "b", "/sys/devices/pci0/net/eth0/mtu");
+	assert_int_equal(snapshot__sort(d, "test"), 0);
+	assert_int_equal(docmatch__run_hits(t, d, entry, &hits), 0);
+	for (i = 0; i < t->sysfs.nr; i++)
+		if (!strcmp(t->sysfs.v[i].path, "/sys/devices/pci0/net/eth0/mtu"))
+			mtu = i;
+	assert_int_equal(d->docs.v[entry[mtu]].level, LEVEL_STABLE);
+	for (i = 0; i < hits.nr; i++) {
+		const struct docmatch_hit *h = &hits.v[i];
+
+		if (i)
+			assert_true(h[-1].node < h->node ||
+				    (h[-1].node == h->node &&
+				     (h[-1].entry < h->entry ||
+				      (h[-1].entry == h->entry &&
+				       h[-1].what < h->what))));
+		if (h->node != mtu)
+			continue;
+		n++;
+		assert_string_equal(d->docs.v[h->entry].what[h->what],
+				    d->docs.v[h->entry].level == LEVEL_STABLE ?
+				    "/sys/devices/pci0/net/eth0/mtu" :
+				    n == 1 ? "/sys/class/net/<iface>/mtu" :
+				    "/sys/devices/.../mtu");
+	}
+	/* the testing entry's two lines that match, the stable one's */
+	assert_int_equal(n, 3);
+	docmatch_hits__release(&hits);
+	snapshot__free(t);
+	snapshot__free(d);
+}
+
 /* Links in a loop, a link to a file, a dangling link: all end. */
 static void test_loops(void **state)
 {
@@ -158,6 +206,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_best_level),
+		cmocka_unit_test(test_hits),
 		cmocka_unit_test(test_loops),
 		cmocka_unit_test(test_anchoring),
 	};
