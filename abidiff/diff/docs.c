@@ -289,6 +289,48 @@ static int moved_by(const struct doc_entry *a, const char *wa,
 	return covers ? MOVED_COVERS : MOVED_NOT;
 }
 
+/* Keep the move to @r's entry if @by is better evidence than @mv's. */
+static void take_move(struct move *mv, int by, const struct attr_ref *r,
+		      uint32_t old_nth)
+{
+	if (by > (int)mv->by ||
+	    (by && by == (int)mv->by && r->entry < mv->entry)) {
+		mv->by = by;
+		mv->entry = r->entry;
+		mv->old_nth = old_nth;
+		mv->new_nth = r->nth;
+	}
+}
+
+/*
+ * A NEW attribute spelt with alternatives ("create_{pmem,ram}_region") has
+ * another name than each attribute it documents: @a moved into it when the
+ * pattern matches @a's, read as a path.
+ */
+static int find_move_into_braces(const struct doc_entry *a,
+				 const struct attr_ref *attrs, size_t nr,
+				 const struct doc_entry *docs, struct move *mv)
+{
+	size_t i, k;
+
+	for (k = 0; k < nr; k++) {
+		const struct attr_ref *r = &attrs[k];
+
+		if (!memchr(r->attr, '{', r->len))
+			continue;
+		for (i = 0; i < a->nr_what; i++) {
+			int covers = what_pattern__covers(docs[r->entry].what[r->nth],
+							  a->what[i]);
+
+			if (covers < 0)
+				return covers;
+			if (covers)
+				take_move(mv, MOVED_COVERS, r, i);
+		}
+	}
+	return 0;
+}
+
 /*
  * The best move of OLD's entry @a among @attrs (NEW's unpaired entries by
  * attribute) into *@mv: the strongest evidence, then the first entry of
@@ -328,17 +370,12 @@ static int find_move(const struct doc_entry *a, const struct attr_ref *attrs,
 				free(normal);
 				return by;
 			}
-			if (by > (int)mv->by ||
-			    (by && by == (int)mv->by && r->entry < mv->entry)) {
-				mv->by = by;
-				mv->entry = r->entry;
-				mv->old_nth = i;
-				mv->new_nth = r->nth;
-			}
+			take_move(mv, by, r, i);
 		}
 		free(normal);
 	}
-	return 0;
+	return mv->by == MOVED_NOT ? find_move_into_braces(a, attrs, nr, docs, mv) :
+	       0;
 }
 
 /* The attributes of NEW's entries that no entry of OLD pairs with. */

@@ -250,6 +250,32 @@ static void test_merged(void **state)
 	done(a, b, &d);
 }
 
+/* An attribute that NEW spells with alternatives moved into them. */
+static void test_moved_into_braces(void **state)
+{
+	struct snapshot *a = snapshot__new(), *b = snapshot__new();
+	struct diff d = { 0 };
+
+	(void)state;
+	doc(a, LEVEL_TESTING, "testing/sysfs-bus-cxl", "May, 2022",
+	    "Write a string to create a pmem region.",
+	    "/sys/bus/cxl/devices/decoderX.Y/create_pmem_region");
+	doc(b, LEVEL_TESTING, "testing/sysfs-bus-cxl", "May, 2023",
+	    "Write a string to create a region of either kind.",
+	    "/sys/bus/cxl/devices/decoderX.Y/create_{pmem,ram}_region");
+	doc(b, LEVEL_TESTING, "testing/sysfs-bus-other", NULL,
+	    "Something else.", "/sys/bus/cxl/devices/decoderX.Y/{a,b}");
+	run(a, b, NULL, &d);
+	assert_int_equal(d.nr, 2);
+	assert_int_equal(d.v[0].kind, CHANGE_DOC_MOVED);
+	assert_string_equal(d.v[0].new,
+			    "/sys/bus/cxl/devices/decoderX.Y/create_{pmem,ram}_region "
+			    "(testing/sysfs-bus-cxl#1, its What: matches the "
+			    "old one)");
+	assert_int_equal(d.v[1].kind, CHANGE_DOC_ADDED);
+	done(a, b, &d);
+}
+
 /*
  * An entry gone while NEW still has its nodes is a documentation problem;
  * one whose nodes went with it, or that had none, is dropped.
@@ -312,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_moved),
 		cmocka_unit_test(test_moved_or_not),
 		cmocka_unit_test(test_merged),
+		cmocka_unit_test(test_moved_into_braces),
 		cmocka_unit_test(test_dropped),
 	};
 
