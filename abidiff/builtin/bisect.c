@@ -72,6 +72,7 @@ int do_bisect(int argc, char **argv)
 	status = load_policy(&diff, &policy, &waivers) ? EXIT_TROUBLE :
 		 bisect_run(&o);
 	waivers__release(&waivers);
+	policy__release(&policy);
 	free(config_path);
 	return status;
 }

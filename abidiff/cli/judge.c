@@ -144,6 +144,7 @@ int judge_sides(const struct judge_side *old, const struct judge_side *new,
 		status = judge_snapshots(a, b, old->name, new->name, &p,
 					 &waivers, o);
 	waivers__release(&waivers);
+	policy__release(&p);
 	snapshot__free(a);
 	snapshot__free(b);
 	return status;

@@ -55,7 +55,8 @@ int diff_option__json(const char *cmd, const struct cli_option *opt,
 
 /*
  * load_policy() - the policy and waivers @o asks for, into @p and @w (@w
- * zeroed by the caller, released with waivers__release() either way).
+ * zeroed by the caller; release them with policy__release() and
+ * waivers__release() either way).
  * Returns 0 or -errno, reported.
  */
 int load_policy(const struct diff_options *o, struct policy *p,

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "lib/array.h"
+#include "lib/compiler.h"
 #include "lib/fileio.h"
 #include "lib/print.h"
 #include "match/docmatch.h"
@@ -67,6 +68,19 @@ void policy__init(struct policy *p)
 			p->cell[kind][level] =
 				default_table[change_kind__class(kind)][level];
 	p->strict = false;
+	p->caps = NULL;
+	p->nr_caps = p->alloc_caps = 0;
+}
+
+void policy__release(struct policy *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_caps; i++)
+		free((char *)p->caps[i].pattern);
+	free(p->caps);
+	p->caps = NULL;
+	p->nr_caps = p->alloc_caps = 0;
 }
 
 /*
@@ -150,7 +164,30 @@ struct policy_file {
 	const char *path;
 };
 
-/* "CHANGE LEVEL VERDICT", CHANGE a kind or a class, LEVEL a level or "*". */
+/* "cap PATTERN LEVEL", LEVEL a level or "none". */
+static int cap_line(struct policy_file *pf, char **field, unsigned int line)
+{
+	struct level_cap cap = { .none = !strcmp(field[2], "none") };
+	struct level_cap *c;
+
+	if (!cap.none && (abi_level__parse(field[2], &cap.level) ||
+			  cap.level == LEVEL_UNDOCUMENTED)) {
+		pr_err("%s:%u: '%s' is not a level to cap at (stable, testing, unstable, obsolete, private, removed or none)",
+		       pf->path, line, field[2]);
+		return -EINVAL;
+	}
+	c = ARRAY_APPEND(pf->p->caps, pf->p->nr_caps, pf->p->alloc_caps);
+	if (!c)
+		return -ENOMEM;
+	cap.pattern = strdup(field[1]);
+	*c = cap;
+	return cap.pattern ? 0 : -ENOMEM;
+}
+
+/*
+ * "CHANGE LEVEL VERDICT", CHANGE a kind or a class, LEVEL a level or "*";
+ * or "cap PATTERN LEVEL".
+ */
 static int policy_line(char **field, int nr, unsigned int line, void *ctx)
 {
 	struct policy_file *pf = ctx;
@@ -162,9 +199,12 @@ static int policy_line(char **field, int nr, unsigned int line, void *ctx)
 	int k, l;
 
 	if (nr != 3 || strchr(field[2], ' ') || strchr(field[2], '\t')) {
-		pr_err("%s:%u: expected CHANGE LEVEL VERDICT", pf->path, line);
+		pr_err("%s:%u: expected CHANGE LEVEL VERDICT or cap PATTERN LEVEL",
+		       pf->path, line);
 		return -EINVAL;
 	}
+	if (!strcmp(field[0], "cap"))
+		return cap_line(pf, field, line);
 	if (!change_class__parse(field[0], &class)) {
 		is_class = true;
 	} else if (change_kind__parse(field[0], &kind)) {
@@ -364,6 +404,55 @@ static int find_doc(const struct judgement *j, struct levels *lv,
 	return 0;
 }
 
+/* The default caps, before a policy file's. */
+static const struct level_cap default_caps[] = {
+	{ .pattern = "/sys/kernel/debug", .level = LEVEL_UNSTABLE },
+};
+
+/* Is @subject, or a directory above it, @pattern?  @buf is a copy to cut. */
+static bool under(const char *pattern, const char *subject, char *buf)
+{
+	char *slash;
+
+	if (!fnmatch(pattern, subject, 0))
+		return true;
+	for (slash = strrchr(buf, '/'); slash && slash > buf;
+	     slash = strrchr(buf, '/')) {
+		*slash = '\0';
+		if (!fnmatch(pattern, buf, 0))
+			return true;
+	}
+	return false;
+}
+
+/* The cap that judges @subject (the last that matches) or NULL into @out. */
+static int find_cap(const struct policy *p, const char *subject,
+		    const struct level_cap **out)
+{
+	const struct level_cap *cap = NULL;
+	size_t len = strlen(subject), i;
+	char *buf;
+
+	*out = NULL;
+	if (subject[0] != '/')
+		return 0;	/* syscalls and types */
+	buf = malloc(len + 1);
+	if (!buf)
+		return -ENOMEM;
+	for (i = 0; i < ARRAY_SIZE(default_caps) + p->nr_caps; i++) {
+		const struct level_cap *c = i < ARRAY_SIZE(default_caps) ?
+			&default_caps[i] : &p->caps[i - ARRAY_SIZE(default_caps)];
+
+		memcpy(buf, subject, len + 1);
+		if (under(c->pattern, subject, buf))
+			cap = c;
+	}
+	free(buf);
+	if (cap && !cap->none)
+		*out = cap;
+	return 0;
+}
+
 static int finding_cmp(const void *pa, const void *pb)
 {
 	const struct finding *a = pa, *b = pb;
@@ -394,11 +483,18 @@ int policy__judge(const struct policy *p, struct waivers *w,
 		return -ENOMEM;
 	for (i = 0; !err && i < d->nr; i++) {
 		struct finding *f = &j->v[j->nr++];
+		const struct level_cap *cap = NULL;
 		struct waiver *wv;
 
 		f->change = &d->v[i];
 		err = find_doc(j, &lv, f->change, &f->doc);
 		f->level = f->doc ? f->doc->level : LEVEL_UNDOCUMENTED;
+		if (!err)
+			err = find_cap(p, f->change->subject, &cap);
+		if (!err && cap && (!f->doc || f->level < cap->level)) {
+			f->level = cap->level;
+			f->cap = cap->pattern;
+		}
 		f->verdict = p->cell[f->change->kind][f->level];
 		if (change_kind__class(f->change->kind) == CLASS_REMOVED &&
 		    f->level == LEVEL_OBSOLETE && removal_still_ahead(f->doc)) {

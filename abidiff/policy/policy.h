@@ -22,19 +22,37 @@ enum verdict {
 	VERDICT_COUNT,
 };
 
+/*
+ * A level cap: a change whose subject is @pattern (fnmatch(), '*' matching
+ * '/' too) or lies below it is judged @level at most, an undocumented one
+ * @level; @none lifts the caps before it.  The default policy caps
+ * /sys/kernel/debug at unstable (debugfs is not ABI); a policy file's
+ * "cap PATTERN LEVEL|none" lines come after it, the last match wins.
+ */
+struct level_cap {
+	const char *pattern;	/* a policy file's is allocated */
+	enum abi_level level;
+	bool none;
+};
+
 struct policy {
 	enum verdict cell[CHANGE_KIND_COUNT][LEVEL_COUNT];
 	bool strict;		/* judge warn as break */
+	struct level_cap *caps;	/* a policy file's, in file order */
+	size_t nr_caps;
+	size_t alloc_caps;
 };
 
-/* policy__init() - fill @p with the default table. */
+/* policy__init() - fill @p with the default table and caps. */
 void policy__init(struct policy *p);
 
 /*
  * policy__load() - apply the policy file @path to @p, line by line.
  * Returns 0, or -errno with the problem reported as "PATH:LINE: ...".
+ * Release @p with policy__release() either way.
  */
 int policy__load(struct policy *p, const char *path);
+void policy__release(struct policy *p);
 
 struct waiver {
 	bool any_kind;		/* "*" */
@@ -65,6 +83,7 @@ struct finding {
 	const struct change *change;
 	enum abi_level level;
 	const struct doc_entry *doc;	/* the entry giving the level, or NULL */
+	const char *cap;		/* the cap that lowered the level, or NULL */
 	bool removal_ahead;		/* obsolete, removed before its date */
 	enum verdict verdict;
 	const struct waiver *waiver;	/* accepted by it, or NULL */

@@ -79,6 +79,11 @@ static void show_finding(const struct judgement *j, const struct finding *f,
 		if (f->doc->users)
 			show_field(out, "users:", f->doc->users);
 	}
+	if (f->cap) {
+		fprintf(out, "    %-9s", "capped:");
+		fputs_quoted(f->cap, out);
+		fprintf(out, " is judged %s at most\n", abi_level__name(f->level));
+	}
 	if (f->removal_ahead)
 		fputs("    removed before the date its documentation announced\n",
 		      out);

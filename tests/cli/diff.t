@@ -132,7 +132,7 @@ bad "policy with an unknown level" --policy 'removed sable note\n' \
 bad "policy with an unknown verdict" --policy 'removed stable fine\n' \
 	"1: 'fine' is not a verdict (break, warn or note)"
 bad "policy line with four fields" --policy 'removed stable note now\n' \
-	"1: expected CHANGE LEVEL VERDICT"
+	"1: expected CHANGE LEVEL VERDICT or cap PATTERN LEVEL"
 run_kabidiff diff --policy "$TMP/missing" "$D/testing.old.json" "$D/testing.new.json"
 is "$status:$out:$err" "2::kabidiff: $TMP/missing: No such file or directory" "missing policy file"
 
