@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * kabidiff diff [--format F] [--strict] [--policy FILE] [--waivers FILE] OLD NEW
+ * kabidiff diff [--format F] [--strict] [--policy FILE] [--waivers FILE]
+ *               [--parts P,...] OLD NEW
  *
  * Compare two kernel builds (snapshots, or build directories collected on
  * the fly), judge each change by the stability level the old build's
@@ -20,12 +21,15 @@
 
 static const char diff_usage[] =
 	"Usage: kabidiff diff [--format text|json|markdown] [--strict]\n"
-	"                     [--policy FILE] [--waivers FILE] OLD NEW\n"
+	"                     [--policy FILE] [--waivers FILE] [--parts P,...]\n"
+	"                     OLD NEW\n"
 	"       kabidiff OLD NEW\n\n"
 	"Compare two kernel builds and judge every change of their userspace ABI\n"
 	"by the stability level OLD's Documentation/ABI gives the interface.\n"
 	"OLD and NEW are snapshots ('kabidiff collect') or kernel build\n"
-	"directories, collected on the fly.\n\n"
+	"directories, collected on the fly.  Every part is compared, and a part\n"
+	"one side lacks is trouble, unless --parts names those to compare;\n"
+	"levels always come from OLD's docs.\n\n"
 	DIFF_OPTIONS_HELP "\n"
 	"Exit status: 0 no break, 1 a break, 2 trouble.\n";
 

@@ -425,7 +425,8 @@ static int test_commit(struct bisect *b, size_t i, int step)
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	s = snapshot_of(b, &b->commits[i], &trouble);
 	if (s && !interrupted && !trouble) {
-		err = count_verdicts(b->baseline, s, b->o->policy, b->o->waivers, count);
+		err = count_verdicts(b->baseline, s, b->o->policy, b->o->waivers,
+				     b->o->diff, count);
 		state = count[VERDICT_BREAK] ? BAD : GOOD;
 	}
 	snapshot__free(s);

@@ -32,30 +32,102 @@ static int parse_format(const char *name, enum report_format *out)
 	return err;
 }
 
-/*
- * A part one side lacks is not compared: say so, it is not "no change".
- * Without OLD's documentation every finding is judged undocumented.
- */
-static void warn_uncompared(const struct judgement *j, const char *old_name,
-			    const char *new_name)
-{
-	const struct snapshot *old = j->old, *new = j->new;
-	const bool collected[2][PART_COUNT] = {
-		{ old->sysfs.collected, old->syscalls.collected,
-		  old->types.collected, old->docs.collected },
-		{ new->sysfs.collected, new->syscalls.collected,
-		  new->types.collected, new->docs.collected },
-	};
-	int i;
+/* How to collect each part, for the message that a side lacks it. */
+static const char * const part_options[PART_COUNT] = {
+	[PART_SYSFS]	= "--image or --sysfs-dir",
+	[PART_SYSCALLS]	= "--vmlinux",
+	[PART_TYPES]	= "--vmlinux",
+	[PART_DOCS]	= "--docs or --docs-git",
+};
 
+static void parts_of(const struct snapshot *s, bool has[PART_COUNT])
+{
+	has[PART_SYSFS] = s->sysfs.collected;
+	has[PART_SYSCALLS] = s->syscalls.collected;
+	has[PART_TYPES] = s->types.collected;
+	has[PART_DOCS] = s->docs.collected;
+}
+
+static bool wanted(unsigned int parts, int part)
+{
+	return !parts || (parts & 1u << part);
+}
+
+/*
+ * A comparison must not pass by comparing nothing: each part to compare
+ * (those of --parts, else all) must be on both sides.  Without --parts a
+ * part neither side has is left out: docs diff compares docs-only
+ * snapshots.  Reports each part missing; returns 0 or -EINVAL.
+ */
+static int check_parts(const struct snapshot *old, const struct snapshot *new,
+		       const char *old_name, const char *new_name,
+		       unsigned int parts)
+{
+	bool has[2][PART_COUNT];
+	int i, k, err = 0;
+
+	parts_of(old, has[0]);
+	parts_of(new, has[1]);
 	for (i = 0; i < PART_COUNT; i++) {
-		if (j->diff->compared[i] || (!collected[0][i] && !collected[1][i]))
+		char others[64] = "";
+		size_t len = 0;
+
+		if (!wanted(parts, i) || (has[0][i] && has[1][i]) ||
+		    (!parts && !has[0][i] && !has[1][i]))
 			continue;
-		pr_warn("%s has no %s part: %s not compared",
-			collected[0][i] ? new_name : old_name,
-			change_part__name(i), change_part__name(i));
+		/* the parts to compare that both sides have */
+		for (k = 0; k < PART_COUNT; k++)
+			if (k != i && wanted(parts, k) && has[0][k] && has[1][k])
+				len += snprintf(others + len, sizeof(others) - len,
+						"%s%s", len ? "," : "",
+						change_part__name(k));
+		if (has[0][i] || has[1][i])
+			pr_err("%s has no %s part: collect it with %s%s%s",
+			       has[0][i] ? new_name : old_name,
+			       change_part__name(i), part_options[i],
+			       len ? ", or compare without it: --parts " : "",
+			       others);
+		else
+			pr_err("neither %s nor %s has a %s part: collect it with %s%s%s",
+			       old_name, new_name, change_part__name(i),
+			       part_options[i],
+			       len ? ", or compare without it: --parts " : "",
+			       others);
+		err = -EINVAL;
 	}
-	if (!old->docs.collected && j->nr)
+	return err;
+}
+
+/*
+ * diff__run() on the parts to compare: on copies of @old and @new whose
+ * other parts are marked not collected.  Without docs OLD keeps its
+ * entries, which give the levels and tell instances from interfaces; only
+ * NEW's are hidden, so that no doc-* change is found.
+ */
+static int diff_parts(const struct snapshot *old, const struct snapshot *new,
+		      const char *old_name, const char *new_name,
+		      unsigned int parts, struct diff *d)
+{
+	struct snapshot a = *old, b = *new;
+	int err = check_parts(old, new, old_name, new_name, parts);
+
+	if (err)
+		return err;
+	if (!wanted(parts, PART_SYSFS))
+		a.sysfs.collected = b.sysfs.collected = false;
+	if (!wanted(parts, PART_SYSCALLS))
+		a.syscalls.collected = b.syscalls.collected = false;
+	if (!wanted(parts, PART_TYPES))
+		a.types.collected = b.types.collected = false;
+	if (!wanted(parts, PART_DOCS))
+		b.docs.collected = false;
+	return diff__run(&a, &b, d);
+}
+
+/* Without OLD's documentation every finding is judged undocumented. */
+static void warn_undocumented(const struct judgement *j, const char *old_name)
+{
+	if (!j->old->docs.collected && j->nr)
 		pr_warn("%s has no docs part: every change is judged as undocumented",
 			old_name);
 }
@@ -109,13 +181,13 @@ int judge_snapshots(const struct snapshot *old, const struct snapshot *new,
 	int err;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	err = diff__run(old, new, &d);
+	err = diff_parts(old, new, old_name, new_name, o->parts, &d);
 	if (!err)
 		err = policy__judge(p, o->waiver_file ? w : NULL, old, new, &d, &j);
 	if (!err) {
 		pr_info("%zu changes found and judged in %.3f s", d.nr,
 			seconds_since(&start));
-		warn_uncompared(&j, old_name, new_name);
+		warn_undocumented(&j, old_name);
 		warn_unused_waivers(w);
 		err = render(&j, o);
 	}
@@ -152,11 +224,11 @@ int judge_sides(const struct judge_side *old, const struct judge_side *new,
 
 int count_verdicts(const struct snapshot *old, const struct snapshot *new,
 		   const struct policy *p, struct waivers *w,
-		   size_t count[VERDICT_COUNT])
+		   const struct diff_options *o, size_t count[VERDICT_COUNT])
 {
 	struct judgement j = { 0 };
 	struct diff d = { 0 };
-	int err = diff__run(old, new, &d);
+	int err = diff_parts(old, new, "OLD", "NEW", o->parts, &d);
 
 	if (!err)
 		err = policy__judge(p, w, old, new, &d, &j);
@@ -184,6 +256,32 @@ int diff_option__json(const char *cmd, const struct cli_option *opt,
 	struct diff_options *o = opt->value;
 
 	o->format = REPORT_JSON;
+	return 0;
+}
+
+int diff_option__parts(const char *cmd, const struct cli_option *opt,
+		       const char *arg)
+{
+	struct diff_options *o = opt->value;
+	const char *p = arg, *end;
+	unsigned int parts = 0;
+	int i;
+
+	do {
+		end = strchrnul(p, ',');
+		for (i = 0; i < PART_COUNT; i++)
+			if (strlen(change_part__name(i)) == (size_t)(end - p) &&
+			    !strncmp(p, change_part__name(i), end - p))
+				break;
+		if (i == PART_COUNT) {
+			usage_error(cmd, "--parts takes sysfs, syscalls, types and docs, comma-separated, not '%s'",
+				    arg);
+			return -EINVAL;
+		}
+		parts |= 1u << i;
+		p = end + 1;
+	} while (*end);
+	o->parts = parts;
 	return 0;
 }
 

@@ -21,6 +21,7 @@ struct diff_options {
 	const char *waiver_file;
 	bool strict;
 	int colour;		/* -1: auto */
+	unsigned int parts;	/* 1 << PART_*: --parts; 0: every part */
 };
 
 #define DIFF_OPTIONS_INIT \
@@ -35,6 +36,7 @@ struct diff_options {
 	OPT_BOOL(0, "strict", &(o)->strict), \
 	OPT_STRING(0, "policy", &(o)->policy_file), \
 	OPT_STRING(0, "waivers", &(o)->waiver_file), \
+	OPT_CALLBACK(0, "parts", (o), diff_option__parts), \
 	OPT_CALLBACK(0, "color", (o), diff_option__color), \
 	OPT_CALLBACK_NOARG('j', "json", (o), diff_option__json)
 
@@ -43,6 +45,8 @@ struct diff_options {
 	"  --strict          judge every warn as a break\n" \
 	"  --policy FILE     override verdicts of the default policy\n" \
 	"  --waivers FILE    accept known changes (see docs/policy.md)\n" \
+	"  --parts P,...     compare only these of sysfs, syscalls, types, docs\n" \
+	"                    (the default: all; a part one side lacks is trouble)\n" \
 	"  --color WHEN      auto (the default: on a terminal), always or never\n"
 
 /* The handlers of OPT_DIFF(): each takes a struct diff_options. */
@@ -52,6 +56,8 @@ int diff_option__color(const char *cmd, const struct cli_option *opt,
 		       const char *arg);
 int diff_option__json(const char *cmd, const struct cli_option *opt,
 		      const char *arg);
+int diff_option__parts(const char *cmd, const struct cli_option *opt,
+		       const char *arg);
 
 /*
  * load_policy() - the policy and waivers @o asks for, into @p and @w (@w
@@ -63,9 +69,10 @@ int load_policy(const struct diff_options *o, struct policy *p,
 		struct waivers *w);
 
 /*
- * judge_snapshots() - diff @old with @new, judge the changes by @p and @w
- * and print the report @o asks for; @old_name and @new_name name them in
- * warnings.  Returns EXIT_OK, EXIT_BREAK or EXIT_TROUBLE.
+ * judge_snapshots() - diff the parts @o asks for of @old with @new, judge
+ * the changes by @p and @w and print the report @o asks for; @old_name and
+ * @new_name name them in messages and the report.  A part to compare that
+ * a side lacks is trouble.  Returns EXIT_OK, EXIT_BREAK or EXIT_TROUBLE.
  */
 int judge_snapshots(const struct snapshot *old, const struct snapshot *new,
 		    const char *old_name, const char *new_name,
@@ -90,11 +97,12 @@ int judge_sides(const struct judge_side *old, const struct judge_side *new,
 
 /*
  * count_verdicts() - diff and judge as judge_snapshots() does, printing
- * nothing: how many findings got each verdict, accepted ones not counted,
- * into @count.  Returns 0 or -ENOMEM.
+ * no report: how many findings got each verdict, accepted ones not
+ * counted, into @count.  Returns 0, -EINVAL for a part to compare that a
+ * side lacks (reported), or -ENOMEM.
  */
 int count_verdicts(const struct snapshot *old, const struct snapshot *new,
 		   const struct policy *p, struct waivers *w,
-		   size_t count[VERDICT_COUNT]);
+		   const struct diff_options *o, size_t count[VERDICT_COUNT]);
 
 #endif /* KABIDIFF_CLI_JUDGE_H */

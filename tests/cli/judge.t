@@ -71,4 +71,54 @@ run_kabidiff diff --policy "$TMP/cap.txt" "$TMP/old.json" "$TMP/new.json"
 is "$status:$out:$err" "2::kabidiff: $TMP/cap.txt:1: expected CHANGE LEVEL VERDICT or cap PATTERN LEVEL" \
    "policy: a cap line of two fields is an error"
 
+# a part one side lacks is trouble: named, with how to collect it or leave
+# it out; --parts leaves it out, and compares only the parts it names
+python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+del s["sysfs"]
+json.dump(s, open(sys.argv[2], "w"))' "$TMP/old.json" "$TMP/nosysfs.json"
+run_kabidiff diff "$TMP/nosysfs.json" "$TMP/new.json"
+is "$status:$out:$err" "2::kabidiff: $TMP/nosysfs.json has no sysfs part: collect it with --image or --sysfs-dir, or compare without it: --parts syscalls,types,docs" \
+   "parts: OLD without sysfs is exit 2, the message says how to go on"
+run_kabidiff diff "$TMP/new.json" "$TMP/nosysfs.json"
+is "$status:$out:$err" "2::kabidiff: $TMP/nosysfs.json has no sysfs part: collect it with --image or --sysfs-dir, or compare without it: --parts syscalls,types,docs" \
+   "parts: so is NEW without sysfs"
+run_kabidiff diff --parts syscalls,types,docs "$TMP/nosysfs.json" "$TMP/new.json"
+is "$status:$out:$err" "0::" "parts: --parts without sysfs compares the rest: nothing changed, silent"
+run_kabidiff diff --parts sysfs "$TMP/nosysfs.json" "$TMP/new.json"
+is "$status:$out:$err" "2::kabidiff: $TMP/nosysfs.json has no sysfs part: collect it with --image or --sysfs-dir" \
+   "parts: a part --parts names that one side lacks is trouble too"
+run_kabidiff diff --parts sysfs,syscalls "$D/docs.old.json" "$D/docs.new.json"
+is "$status:$out:$err" "2::kabidiff: neither $D/docs.old.json nor $D/docs.new.json has a sysfs part: collect it with --image or --sysfs-dir
+kabidiff: neither $D/docs.old.json nor $D/docs.new.json has a syscalls part: collect it with --vmlinux" \
+   "parts: and so is one that neither side has"
+run_kabidiff diff --parts sysfs,nodes "$TMP/old.json" "$TMP/new.json"
+is "$status:$out" "2:" "parts: an unknown part is a usage error"
+printf '%s\n' "$err" | grep -q "^kabidiff: --parts takes sysfs, syscalls, types and docs, comma-separated, not 'sysfs,nodes'$"
+is "$?" 0 "parts: and the message names it"
+
+compared() {
+	printf '%s\n' "$out" | python3 -c '
+import collections, json, sys
+r = json.load(sys.stdin)
+kinds = collections.Counter(f["kind"].split("-")[0] for f in r["findings"])
+print(",".join(r["compared"]), " ".join("%s:%d" % k for k in sorted(kinds.items())),
+      sorted(set(f["level"] for f in r["findings"])))'
+}
+run_kabidiff diff --format json "$D/stable.old.json" "$D/stable.new.json"
+is "$(compared)" "sysfs,syscalls,types,docs became:1 enumerator:4 link:1 member:8 mode:2 node:3 syscall:4 type:4 typedef:1 value:2 world:1 ['stable']" \
+   "parts: without --parts every part is compared"
+run_kabidiff diff --format json --parts sysfs "$D/stable.old.json" "$D/stable.new.json"
+is "$(compared)" "sysfs became:1 link:1 mode:2 node:3 value:2 world:1 ['stable']" \
+   "parts: --parts sysfs compares sysfs only, its levels still from OLD's docs"
+run_kabidiff diff --format json --parts types,syscalls "$D/stable.old.json" "$D/stable.new.json"
+is "$(compared)" "syscalls,types enumerator:4 member:8 syscall:4 type:4 typedef:1 ['stable']" \
+   "parts: --parts types,syscalls compares those two"
+run_kabidiff diff --format json --parts sysfs "$D/docs.old.json" "$D/docs.new.json" 2>/dev/null
+is "$status" 2 "parts: the docs pair has no sysfs to compare"
+run_kabidiff diff --format json "$D/docs.old.json" "$D/docs.new.json"
+is "$status:$(compared)" "1:docs doc:10 ['obsolete', 'private', 'stable', 'testing', 'unstable']" \
+   "parts: docs-only snapshots, as docs diff builds them, compare their docs without --parts"
+
 done_testing
