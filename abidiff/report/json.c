@@ -11,7 +11,7 @@
 #include "report.h"
 
 #define REPORT_FORMAT	"kabidiff-report"
-#define REPORT_VERSION	1
+#define REPORT_VERSION	2
 
 /* A string, or JSON null for an absent one. */
 static json_t *jstr_or_null(const char *s)
@@ -29,8 +29,10 @@ static json_t *doc_json(const struct doc_entry *d)
 {
 	if (!d)
 		return json_null();
-	return json_pack("{s:o, s:i, s:o, s:o}", "file", jstr__new(d->file),
-			 "line", d->line, "contact", jstr_or_null(d->contact),
+	return json_pack("{s:o, s:i, s:o, s:o, s:o}", "file", jstr__new(d->file),
+			 "line", d->line,
+			 "what", jstr_or_null(d->nr_what ? d->what[0] : NULL),
+			 "contact", jstr_or_null(d->contact),
 			 "users", jstr_or_null(d->users));
 }
 

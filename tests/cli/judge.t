@@ -121,4 +121,17 @@ run_kabidiff diff --format json "$D/docs.old.json" "$D/docs.new.json"
 is "$status:$(compared)" "1:docs doc:10 ['obsolete', 'private', 'stable', 'testing', 'unstable']" \
    "parts: docs-only snapshots, as docs diff builds them, compare their docs without --parts"
 
+# each JSON finding names the doc entry it was judged by, null if none
+run_kabidiff diff --format json "$TMP/old.json" "$TMP/new.json"
+is "$(printf '%s\n' "$out" | python3 -c '
+import json, sys
+for f in json.load(sys.stdin)["findings"]:
+    print(f["subject"], f["doc"])')" "/sys/kabi/attr {'file': 'stable/sysfs-kabi', 'line': 3, 'what': '/sys/kabi/attr', 'contact': None, 'users': None}
+/sys/kernel/debug/kabi {'file': 'stable/sysfs-kabi', 'line': 3, 'what': '/sys/kabi/attr', 'contact': None, 'users': None}
+/sys/kernel/debug/undoc None" \
+   "doc: each finding has its entry's file, line and first What:, or null"
+printf '%s\n' "$out" >"$TMP/caps.report.json"
+python3 "$TOP/tests/cli/schema.py" "$TOP/docs/report.schema.json" "$TMP/caps.report.json" >"$TMP/schema"
+is "$?:$(grep -c "^not ok" "$TMP/schema")" "0:0" "doc: the report validates against docs/report.schema.json"
+
 done_testing
