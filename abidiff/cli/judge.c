@@ -185,6 +185,8 @@ int judge_snapshots(const struct snapshot *old, const struct snapshot *new,
 	if (!err)
 		err = policy__judge(p, o->waiver_file ? w : NULL, old, new, &d, &j);
 	if (!err) {
+		j.old_name = old_name;
+		j.new_name = new_name;
 		pr_info("%zu changes found and judged in %.3f s", d.nr,
 			seconds_since(&start));
 		warn_undocumented(&j, old_name);

@@ -96,6 +96,7 @@ struct finding {
  */
 struct judgement {
 	const struct snapshot *old, *new;
+	const char *old_name, *new_name;	/* the sides' files, or NULL */
 	const struct diff *diff;
 	const struct waivers *waivers;	/* NULL: none given */
 	struct finding *v;

@@ -19,9 +19,10 @@ static json_t *jstr_or_null(const char *s)
 	return s ? jstr__new(s) : json_null();
 }
 
-static json_t *kernel_json(const struct snapshot *s)
+static json_t *kernel_json(const struct snapshot *s, const char *name)
 {
-	return json_pack("{s:o, s:o}", "release", jstr_or_null(s->kernel.release),
+	return json_pack("{s:o, s:o, s:o}", "name", jstr_or_null(name),
+			 "release", jstr_or_null(s->kernel.release),
 			 "build_id", jstr_or_null(s->kernel.build_id));
 }
 
@@ -132,7 +133,8 @@ static json_t *report_json(const struct judgement *j)
 		return NULL;
 	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:{s:I, s:I, s:I, s:I}, s:o, s:o}",
 			 "format", REPORT_FORMAT, "version", REPORT_VERSION,
-			 "old", kernel_json(j->old), "new", kernel_json(j->new),
+			 "old", kernel_json(j->old, j->old_name),
+			 "new", kernel_json(j->new, j->new_name),
 			 "compared", compared_json(j->diff),
 			 "summary",
 			 "break", (json_int_t)j->count[VERDICT_BREAK],

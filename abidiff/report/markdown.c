@@ -10,25 +10,31 @@
 #include "lib/bytes.h"
 #include "report.h"
 
+/* Text: quoted, Markdown's syntax escaped, as in a cell. */
+static void show_text(FILE *out, const char *s)
+{
+	char buf[4096];
+	const char *p;
+
+	for (p = quote_needed(s) ? quote_buf(buf, sizeof(buf), s) : s; *p; p++) {
+		if (strchr("|\\`*_[]<>", *p))
+			fputc('\\', out);
+		fputc(*p, out);
+	}
+}
+
 /*
  * A table cell: quoted like the text report so that any byte shows, with
  * the characters Markdown would take as syntax escaped.
  */
 static void show_cell(FILE *out, const char *s)
 {
-	char buf[4096];
-	const char *p;
-
 	if (!s) {
 		fputs(" - |", out);
 		return;
 	}
 	fputc(' ', out);
-	for (p = quote_needed(s) ? quote_buf(buf, sizeof(buf), s) : s; *p; p++) {
-		if (strchr("|\\`*_[]<>", *p))
-			fputc('\\', out);
-		fputc(*p, out);
-	}
+	show_text(out, s);
 	fputs(" |", out);
 }
 
@@ -107,11 +113,16 @@ int show_report_markdown(const struct judgement *j, FILE *out)
 		[VERDICT_NOTE] = "Note",
 	};
 	const struct finding *prev = NULL;
+	char buf[512];
 	size_t i;
 
 	fprintf(out, "## kabidiff: %zu break, %zu warn, %zu note, %zu waived\n",
 		j->count[VERDICT_BREAK], j->count[VERDICT_WARN],
 		j->count[VERDICT_NOTE], j->waived);
+	show_text(out, report_side(buf, sizeof(buf), j->old, j->old_name));
+	fputs(" -> ", out);
+	show_text(out, report_side(buf, sizeof(buf), j->new, j->new_name));
+	fprintf(out, "; compared: %s\n", report_parts(buf, sizeof(buf), j->diff));
 	for (i = 0; i < j->nr; i++) {
 		const struct finding *f = &j->v[i];
 

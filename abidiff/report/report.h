@@ -25,6 +25,20 @@ enum report_format {
  */
 int show_report_text(const struct judgement *j, FILE *out, bool colour);
 
+/*
+ * report_side() - how the header names a side: its release, else its
+ * file, with the first 12 digits of its build id: "6.1.0-57-amd64 (build
+ * id 0123456789ab)".  Into @buf of @size; returns @buf.
+ */
+char *report_side(char *buf, size_t size, const struct snapshot *s,
+		  const char *name);
+
+/*
+ * report_parts() - "sysfs, syscalls, types, docs": the parts compared,
+ * into @buf of @size; returns @buf.
+ */
+char *report_parts(char *buf, size_t size, const struct diff *d);
+
 /* show_report_json() - the report of docs/report.schema.json.  0 or -EIO. */
 int show_report_json(const struct judgement *j, FILE *out);
 

@@ -134,4 +134,27 @@ printf '%s\n' "$out" >"$TMP/caps.report.json"
 python3 "$TOP/tests/cli/schema.py" "$TOP/docs/report.schema.json" "$TMP/caps.report.json" >"$TMP/schema"
 is "$?:$(grep -c "^not ok" "$TMP/schema")" "0:0" "doc: the report validates against docs/report.schema.json"
 
+# the header names both kernels and the parts compared; none when nothing changed
+run_kabidiff diff --color never "$TMP/old.json" "$TMP/new.json"
+is "$(printf '%s\n' "$out" | head -n 1)" "kabidiff: 6.1-old (build id 0123456789ab) -> 6.2-new (build id 0123456789ab); compared: sysfs, syscalls, types, docs" \
+   "header: text, releases with their build ids and the parts"
+run_kabidiff diff --color never --parts sysfs "$D/move.old.json" "$D/move.new.json"
+is "$(printf '%s\n' "$out" | head -n 1)" "kabidiff: 6.1.0-kabi-old -> 6.1.0-kabi-new; compared: sysfs" \
+   "header: text, no build id, the parts --parts named"
+sed 's/"release": "[^"]*", //' "$TMP/old.json" >"$TMP/norelease.json"
+run_kabidiff diff --color never "$TMP/norelease.json" "$TMP/new.json"
+is "$(printf '%s\n' "$out" | head -n 1)" "kabidiff: $TMP/norelease.json (build id 0123456789ab) -> 6.2-new (build id 0123456789ab); compared: sysfs, syscalls, types, docs" \
+   "header: text, a snapshot without a release is named by its file"
+run_kabidiff diff --format markdown --parts sysfs,docs "$D/move.old.json" "$D/move.new.json"
+is "$(printf '%s\n' "$out" | sed -n 2p)" "6.1.0-kabi-old -> 6.1.0-kabi-new; compared: sysfs, docs" \
+   "header: Markdown, under the title"
+run_kabidiff diff --format json --parts sysfs "$TMP/norelease.json" "$TMP/new.json"
+is "$(printf '%s\n' "$out" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+print(r["old"], r["new"], r["compared"])')" "{'name': '$TMP/norelease.json', 'release': None, 'build_id': '0123456789abcdef0123'} {'name': '$TMP/new.json', 'release': '6.2-new', 'build_id': '0123456789abcdef0123'} ['sysfs']" \
+   "header: JSON, old and new with their names, the parts compared"
+run_kabidiff diff "$TMP/old.json" "$TMP/old.json"
+is "$status:$out:$err" "0::" "header: none when nothing changed, kabidiff X X stays silent"
+
 done_testing
