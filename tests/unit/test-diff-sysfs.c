@@ -262,6 +262,8 @@ static char *render(struct pair *p, int format, struct judgement *j)
 	policy__init(&pol);
 	memset(j, 0, sizeof(*j));
 	assert_int_equal(policy__judge(&pol, NULL, p->old, p->new, &p->d, j), 0);
+	j->old_name = "old.json";
+	j->new_name = "new.json";
 	if (format == 0)
 		assert_int_equal(show_report_text(j, out, false), 0);
 	else if (format == 1)
@@ -284,6 +286,7 @@ static void test_report_lists_instances(void **state)
 	pair_run(&p, slots_old, slots_new);
 	text = render(&p, 0, &j);
 	assert_string_equal(text,
+		"kabidiff: old.json -> new.json; compared: sysfs, docs\n"
 		"== break ==\n"
 		"-- testing --\n"
 		"  node-removed  /sys/bus/pci/slots/.../module\n"
