@@ -1,0 +1,77 @@
+#!/bin/sh
+# kabidiff on a real upgrade: Debian 12's kernel 6.1.0-57 against its
+# backported 6.12.118+deb12, each with its own Documentation/ABI (the -dbg
+# and -unsigned packages and linux-source-6.1 and -6.12, fetched into the
+# cache by tests/debian-upgrade.sh).  The breaks must be exactly those of
+# upgrade-debian.breaks, each reviewed by hand with its reason there: no
+# type or syscall break, no break for an instance of a live interface, and
+# the removals that are true (lo's byte_queue_limits, the PCI slots'
+# module link, entries dropped without passing obsolete/) once each.
+. "$(dirname "$0")/../lib.sh"
+
+command -v qemu-system-x86_64 >/dev/null ||
+	skip_all "qemu-system-x86_64 is not installed ('make deps' installs qemu-system-x86)"
+sides=$(KABIDIFF=$KABIDIFF "$TOP/tests/debian-upgrade.sh") || {
+	echo "Bail out! could not collect the upgrade pair (tests/debian-upgrade.sh)"
+	exit 1
+}
+set -- $sides
+
+run_kabidiff diff --format json "$1" "$2"
+is "$status" 1 "6.1.0-57 -> 6.12.118: exit 1, for the true breaks"
+printf '%s\n' "$out" >"$TMP/report.json"
+
+run_checker "the checker of the upgrade's breaks" python3 - "$TMP/report.json" \
+	"$TOP/tests/kernel/upgrade-debian.breaks" <<'PY'
+import collections, json, sys
+
+def check(ok, name, *evidence):
+    print(("ok" if ok else "not ok") + " - " + name)
+    for line in evidence if not ok else ():
+        print("#   " + line)
+
+report = json.load(open(sys.argv[1]))
+breaks = [f for f in report["findings"] if f["verdict"] == "break"]
+got = collections.Counter((f["kind"], f["level"], f["subject"]) for f in breaks)
+want, reasons = collections.Counter(), {}
+for line in open(sys.argv[2]):
+    if line.startswith("#") or not line.strip():
+        continue
+    kind, level, subject, reason = line.rstrip("\n").split("\t")
+    want[(kind, level, subject)] += 1
+    reasons[(kind, level, subject)] = reason
+
+check(report["compared"] == ["sysfs", "syscalls", "types", "docs"],
+      "every part compared: " + ", ".join(report["compared"]))
+check(all(r and r.strip() for r in reasons.values()),
+      "every expected break has its reason")
+missing, extra = want - got, got - want
+check(not missing and not extra,
+      "the breaks are exactly the %d reviewed ones" % sum(want.values()),
+      *(["missing: %s %s %s" % k for k in missing] +
+        ["new:     %s %s %s" % k for k in extra]))
+true = sum(n for k, n in got.items() if not reasons.get(k, "false").startswith("false"))
+check(true * 100 >= 95 * len(breaks),
+      "%d of %d breaks are true (95 %% or more)" % (true, len(breaks)))
+code = [f for f in breaks if f["kind"].startswith(("syscall-", "type-", "typedef-",
+                                                   "member-", "enumerator-"))]
+check(not code, "no break from a type or syscall",
+      *["%s %s" % (f["kind"], f["subject"]) for f in code])
+bql = [f for f in breaks if "/byte_queue_limits/" in f["subject"]]
+check(sorted(f["doc"]["line"] for f in bql) == [56, 65, 73, 82, 91],
+      "lo's byte_queue_limits: one break per entry of sysfs-class-net-queues")
+slots = [f for f in breaks if f["subject"] == "/sys/bus/pci/slots/.../module"]
+check(len(slots) == 1 and len(slots[0].get("instances", [])) == 30,
+      "the PCI slots' module link: one break, its 30 instances listed")
+inst = [f for f in breaks if f["kind"] == "node-removed" and
+        f["subject"].startswith("/sys/kernel/slab/")]
+check(not inst, "no break for a slab cache's attributes: the pattern is alive")
+check(("doc-removed-early", "stable", "/sys/firmware/efi/vars") in got and
+      ("doc-dropped", "stable", "/sys/block/<disk>/queue/throttle_sample_time") in got,
+      "stable entries removed without obsolete/ are breaks")
+by = collections.Counter((f["kind"], f["level"]) for f in breaks)
+for (kind, level), n in sorted(by.items()):
+    print("# %4d  %-20s %s" % (n, kind, level))
+PY
+
+done_testing
