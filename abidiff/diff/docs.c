@@ -303,26 +303,6 @@ static void take_move(struct move *mv, int by, const struct attr_ref *r,
 }
 
 /*
- * An entry of the same file with the same description documents the same
- * interface, whatever path it now gives: the path was corrected
- * ("/sys/bus/vdpa/driver_autoprobe" became ".../drivers_autoprobe").
- */
-static void find_move_in_file(const struct doc_entry *a,
-			      const struct attr_ref *attrs, size_t nr,
-			      const struct doc_entry *docs, struct move *mv)
-{
-	size_t k;
-
-	for (k = 0; k < nr; k++) {
-		const struct doc_entry *b = &docs[attrs[k].entry];
-
-		if (!strcmp(a->file, b->file) &&
-		    same_text(a->description, b->description))
-			take_move(mv, MOVED_DESCRIPTION, &attrs[k], 0);
-	}
-}
-
-/*
  * A NEW attribute spelt with alternatives ("create_{pmem,ram}_region") has
  * another name than each attribute it documents: @a moved into it when the
  * pattern matches @a's, read as a path.
@@ -394,8 +374,6 @@ static int find_move(const struct doc_entry *a, const struct attr_ref *attrs,
 		}
 		free(normal);
 	}
-	if (mv->by == MOVED_NOT)
-		find_move_in_file(a, attrs, nr, docs, mv);
 	return mv->by == MOVED_NOT ? find_move_into_braces(a, attrs, nr, docs, mv) :
 	       0;
 }

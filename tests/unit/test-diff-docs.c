@@ -250,32 +250,6 @@ static void test_merged(void **state)
 	done(a, b, &d);
 }
 
-/* A path corrected in place: same file, same description. */
-static void test_moved_path_corrected(void **state)
-{
-	struct snapshot *a = snapshot__new(), *b = snapshot__new();
-	struct diff d = { 0 };
-
-	(void)state;
-	doc(a, LEVEL_TESTING, "testing/sysfs-bus-vdpa", "March 2020",
-	    "This file determines whether new devices are bound.",
-	    "/sys/bus/vdpa/driver_autoprobe");
-	doc(b, LEVEL_TESTING, "testing/sysfs-bus-vdpa", "March 2020",
-	    "This file  determines whether\nnew devices are bound.",
-	    "/sys/bus/vdpa/drivers_autoprobe");
-	doc(b, LEVEL_TESTING, "testing/sysfs-bus-other", "March 2020",
-	    "This file determines whether new devices are bound.",
-	    "/sys/bus/other/drivers_autoprobe");
-	run(a, b, NULL, &d);
-	assert_int_equal(d.nr, 2);
-	assert_int_equal(d.v[0].kind, CHANGE_DOC_MOVED);
-	assert_string_equal(d.v[0].new,
-			    "/sys/bus/vdpa/drivers_autoprobe "
-			    "(testing/sysfs-bus-vdpa#1, same description)");
-	assert_int_equal(d.v[1].kind, CHANGE_DOC_ADDED);
-	done(a, b, &d);
-}
-
 /* An attribute that NEW spells with alternatives moved into them. */
 static void test_moved_into_braces(void **state)
 {
@@ -364,7 +338,6 @@ int main(void)
 		cmocka_unit_test(test_moved),
 		cmocka_unit_test(test_moved_or_not),
 		cmocka_unit_test(test_merged),
-		cmocka_unit_test(test_moved_path_corrected),
 		cmocka_unit_test(test_moved_into_braces),
 		cmocka_unit_test(test_dropped),
 	};
