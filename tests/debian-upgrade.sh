@@ -45,29 +45,10 @@ set -eu
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 KABIDIFF=${KABIDIFF:-$TOP/build/kabidiff}
-CACHE=${KABIDIFF_CACHE:-${HOME:?HOME is not set}/.cache/kabidiff}
+. "$(dirname "$0")/cache-lib.sh"
 OUT=$CACHE/upgrade
 OLD_ABI=6.1.0-57
 NEW_ABI=6.12.118+deb12
-
-say() {
-	printf '%s: %s\n' "${0##*/}" "$*" >&2
-}
-
-die() {
-	say "$*"
-	exit 2
-}
-
-# usage STATUS: the header above, on stdout for --help, else on stderr
-usage() {
-	if [ "$1" -eq 0 ]; then
-		sed -n '3,/^$/s/^# \{0,1\}//p' "$0"
-	else
-		sed -n '3,/^$/s/^# \{0,1\}//p' "$0" >&2
-	fi
-	exit "$1"
-}
 
 report=
 case ${1-} in

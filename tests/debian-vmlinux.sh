@@ -40,37 +40,8 @@
 
 set -eu
 
-CACHE=${KABIDIFF_CACHE:-${HOME:?HOME is not set}/.cache/kabidiff}
+. "$(dirname "$0")/cache-lib.sh"
 DIR=$CACHE/debian
-
-say() {
-	printf '%s: %s\n' "${0##*/}" "$*" >&2
-}
-
-die() {
-	say "$*"
-	exit 2
-}
-
-# usage STATUS: the header above, on stdout for --help, else on stderr
-usage() {
-	if [ "$1" -eq 0 ]; then
-		sed -n '3,/^$/s/^# \{0,1\}//p' "$0"
-	else
-		sed -n '3,/^$/s/^# \{0,1\}//p' "$0" >&2
-	fi
-	exit "$1"
-}
-
-# Root (or sudo) for apt-get update only; downloading needs neither.
-as_root() {
-	if [ "$(id -u)" -eq 0 ]; then
-		"$@"
-	else
-		command -v sudo >/dev/null || die "not root and no sudo: run '$*' by hand"
-		sudo "$@"
-	fi
-}
 
 # The ABIs (6.1.0-N) of the linux-image-6.1.0-N-amd64-unsigned packages
 # apt-cache knows, newest last.  Not the cloud or rt flavours.
