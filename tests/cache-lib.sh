@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh disable=SC2034
 # What the scripts that fill kabidiff's cache share (debian-vmlinux.sh,
 # kernel-tree.sh, debian-upgrade.sh), sourced after their header comment:
 # the cache's path, messages, --help from that header, and root for apt.
