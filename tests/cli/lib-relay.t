@@ -118,4 +118,13 @@ for t in "$TOP"/tests/*/*.t; do
 done
 is "${bad# }" "" "every tests/*/*.t sources lib.sh and ends with done_testing"
 
+# prove reads the unit tests' TAP: one that prints cmocka's own format has
+# "no plan" and fails the run however its tests went
+bad=
+for t in "$TOP"/tests/unit/test-*.c; do
+	grep -q 'cmocka_set_message_output(CM_OUTPUT_TAP);' "$t" ||
+		bad="$bad ${t#"$TOP"/}"
+done
+is "${bad# }" "" "every unit test prints TAP"
+
 done_testing
