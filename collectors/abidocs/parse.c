@@ -8,7 +8,9 @@
  * Description: and Users: fields.  A field is a known tag at the start of a
  * line; the lines that follow, up to the next known tag, continue it, so an
  * unknown "Foo:" inside a description is text.  Text before the first What:
- * of a file is its preamble and is skipped.
+ * of a file is its preamble and is skipped.  A UTF-8 byte order mark at the
+ * start of a file is not text and is skipped without a warning, so that the
+ * What: it would hide is read (and is still line 1).
  *
  * Warnings say FILE#LINE and what is wrong.  Some make the entry malformed
  * (a field before any What:, no Description:, a pattern that does not
@@ -407,6 +409,8 @@ int abidocs__parse(const char *file, enum abi_level level, const char *buf,
 	int err = 0, f;
 
 	s->docs.collected = true;
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		line += 3;
 	while (!err && line < end) {
 		nl = memchr(line, '\n', end - line);
 		p.lineno++;

@@ -175,6 +175,38 @@ static void test_empty_what(void **state)
 	snapshot__free(s);
 }
 
+/*
+ * A UTF-8 byte order mark at the start of a file is skipped, without a
+ * warning: the first What: is an entry, at line 1.  Nowhere else is it.
+ */
+static void test_byte_order_mark(void **state)
+{
+	struct abidocs_stats st;
+	struct snapshot *s = parse("bom",
+		"\xef\xbb\xbfWhat:\t/sys/kernel/first\nDescription: one\n", &st);
+
+	assert_int_equal(s->docs.nr, 1);
+	assert_string_equal(s->docs.v[0].what[0], "/sys/kernel/first");
+	assert_int_equal(s->docs.v[0].line, 1);
+	assert_int_equal(st.warnings, 0);
+	assert_string_equal(warnings, "");
+	snapshot__free(s);
+
+	/* a second one is text: a preamble, no entry */
+	s = parse("bom2", "\xef\xbb\xbf\xef\xbb\xbfWhat:\t/sys/x\nDescription: x\n",
+		  &st);
+	assert_int_equal(s->docs.nr, 0);
+	snapshot__free(s);
+
+	/* a file that is only a byte order mark, or part of one */
+	s = parse("bom3", "\xef\xbb\xbf", &st);
+	assert_int_equal(s->docs.nr, 0);
+	snapshot__free(s);
+	s = parse("bom4", "\xef\xbb", &st);
+	assert_int_equal(s->docs.nr, 0);
+	snapshot__free(s);
+}
+
 /* Text that is not the format at all: no crash, nothing invented. */
 static void test_garbage(void **state)
 {
@@ -198,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_duplicates_across_files),
 		cmocka_unit_test(test_empty_what),
 		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_byte_order_mark),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
