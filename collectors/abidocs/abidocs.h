@@ -41,8 +41,11 @@ struct abidocs_stats {
  * from the level directories (stable/, testing/, unstable/, obsolete/,
  * private/, removed/) and their subdirectories, in name order.  Marks the
  * docs part of @s collected; counts go to @st, which must be zeroed.
- * Returns 0, or -errno when a directory or file cannot be read (reported).
- * A malformed entry is a warning, not an error: see @st.
+ * Below Documentation/ABI symbolic links are not followed and only regular
+ * files are opened: the rest is skipped with a warning (collect.c says
+ * more).  Returns 0, or -errno when a directory or file cannot be read
+ * (reported).  A malformed entry is a
+ * warning, not an error: see @st.
  */
 int abidocs__collect(const char *dir, struct snapshot *s,
 		     struct abidocs_stats *st);

@@ -3,13 +3,26 @@
  * Reading a Documentation/ABI tree: walk its level directories in name
  * order, parse each file, then look for What: patterns that two files both
  * claim.  The tree is a directory on disk (here) or a git tree (git.c).
+ *
+ * The tree is input, not trusted.  Below Documentation/ABI (the directory
+ * named, or found under the kernel tree named, which may be reached through
+ * a symbolic link) nothing is followed: a symbolic link, a level directory
+ * included, is skipped with a warning naming it, so a link to "." cannot
+ * make the walk exponential nor a link to ".." read testing/ again as
+ * stable/.  Only regular files are opened, with O_NOFOLLOW | O_NONBLOCK and
+ * checked with fstat() before a byte is read, so a FIFO or a device found
+ * there (or put there after the listing) never blocks the walk: it is
+ * skipped with a warning.  Directories deeper than MAX_DEPTH levels are
+ * skipped with a warning.  Each skip is counted in abidocs_stats.warnings.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lib/bytes.h"
 #include "lib/fileio.h"
@@ -17,8 +30,8 @@
 #include "abidocs.h"
 #include "tree.h"
 
-/* Subdirectories of a level deeper than this are not read. */
-#define MAX_DEPTH	8
+/* Subdirectories deeper than this (a level is 1) are skipped, with a warning. */
+#define MAX_DEPTH	32
 
 static const enum abi_level levels[] = {
 	LEVEL_STABLE, LEVEL_TESTING, LEVEL_UNSTABLE, LEVEL_OBSOLETE,
@@ -53,6 +66,15 @@ void abidocs__dirents_free(struct abidocs_dirent *v, size_t nr)
 	free(v);
 }
 
+/* Warn that @rel, of @type, is not read, and count the warning. */
+static void skip(struct walk *w, const char *rel, enum abidocs_type type)
+{
+	pr_warn("%s/%s: %s, skipped", w->t->where, rel,
+		type == ABIDOCS_LINK ? "a symbolic link" :
+		"not a regular file or a directory");
+	w->st->warnings++;
+}
+
 static int parse_file(struct walk *w, const char *rel)
 {
 	char *buf;
@@ -60,6 +82,10 @@ static int parse_file(struct walk *w, const char *rel)
 	int err;
 
 	err = w->t->read(w->t->ctx, rel, &buf, &len);
+	if (err > 0) {
+		skip(w, rel, err);
+		return 0;
+	}
 	if (err)
 		return err;
 	w->st->files++;
@@ -80,14 +106,30 @@ static int walk_dir(struct walk *w, const char *rel, int depth)
 	if (err)
 		return err;
 	for (i = 0; !err && i < n; i++) {
-		snprintf(sub, sizeof(sub), "%s/%s", rel, v[i].name);
-		if (!v[i].is_dir)
+		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", rel,
+				     v[i].name) >= sizeof(sub)) {
+			pr_warn("%s/%s/%s: a path longer than %zu bytes, skipped",
+				w->t->where, rel, v[i].name, sizeof(sub) - 1);
+			w->st->warnings++;
+			continue;
+		}
+		switch (v[i].type) {
+		case ABIDOCS_FILE:
 			err = parse_file(w, sub);
-		else if (depth < MAX_DEPTH)
-			err = walk_dir(w, sub, depth + 1);
-		else
+			break;
+		case ABIDOCS_DIR:
+			if (depth < MAX_DEPTH) {
+				err = walk_dir(w, sub, depth + 1);
+				break;
+			}
 			pr_warn("%s/%s: deeper than %d levels, skipped",
 				w->t->where, sub, MAX_DEPTH);
+			w->st->warnings++;
+			break;
+		default:
+			skip(w, sub, v[i].type);
+			break;
+		}
 	}
 	abidocs__dirents_free(v, n);
 	return err;
@@ -107,6 +149,11 @@ int abidocs__walk(const struct abidocs_tree *t, struct snapshot *s,
 
 		if (kind < 0)
 			err = kind;
+		if (kind == ABIDOCS_LINK || kind == ABIDOCS_OTHER) {
+			struct walk sw = { .t = t, .st = st };
+
+			skip(&sw, name, kind);
+		}
 		if (kind != ABIDOCS_DIR)
 			continue;
 		w.level = levels[i];
@@ -129,6 +176,17 @@ static bool is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
+static enum abidocs_type mode_type(mode_t mode)
+{
+	if (S_ISREG(mode))
+		return ABIDOCS_FILE;
+	if (S_ISDIR(mode))
+		return ABIDOCS_DIR;
+	if (S_ISLNK(mode))
+		return ABIDOCS_LINK;
+	return ABIDOCS_OTHER;
+}
+
 static int disk_kind(void *ctx, const char *rel)
 {
 	struct disk *d = ctx;
@@ -138,8 +196,8 @@ static int disk_kind(void *ctx, const char *rel)
 	int err;
 
 	snprintf(path, sizeof(path), "%s/%s", d->abi_dir, rel);
-	if (!stat(path, &st))
-		return S_ISDIR(st.st_mode) ? ABIDOCS_DIR : ABIDOCS_FILE;
+	if (!lstat(path, &st))
+		return mode_type(st.st_mode);
 	if (errno == ENOENT || errno == ENOTDIR)
 		return ABIDOCS_ABSENT;
 	/* a level that cannot be looked at is not one that is not there */
@@ -154,6 +212,19 @@ static int skip_hidden(const struct dirent *e)
 	return e->d_name[0] != '.';
 }
 
+/* What @path is, without following it; -errno, reported. */
+static int lstat_type(const char *path)
+{
+	struct stat st;
+	int err;
+
+	if (!lstat(path, &st))
+		return mode_type(st.st_mode);
+	err = -errno;
+	pr_err("%s: %s", path, strerror(-err));
+	return err;
+}
+
 static int disk_list(void *ctx, const char *rel, struct abidocs_dirent **out,
 		     size_t *nr)
 {
@@ -161,7 +232,7 @@ static int disk_list(void *ctx, const char *rel, struct abidocs_dirent **out,
 	struct abidocs_dirent *v = NULL;
 	struct dirent **names;
 	char path[8192], sub[sizeof(path) + 256];
-	int n, i, err = 0;
+	int n, i, type, err = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", d->abi_dir, rel);
 	n = scandir(path, &names, skip_hidden, NULL);
@@ -171,16 +242,22 @@ static int disk_list(void *ctx, const char *rel, struct abidocs_dirent **out,
 		return err;
 	}
 	v = calloc(n + 1, sizeof(*v));
-	for (i = 0; v && i < n; i++) {
+	if (!v)
+		err = -ENOMEM;
+	for (i = 0; !err && i < n; i++) {
 		snprintf(sub, sizeof(sub), "%s/%s", path, names[i]->d_name);
-		v[i].is_dir = is_dir(sub);
+		type = lstat_type(sub);
+		if (type < 0) {
+			err = type;
+			break;
+		}
+		v[i].type = type;
 		v[i].name = strdup(names[i]->d_name);
 		if (!v[i].name)
-			break;
+			err = -ENOMEM;
 	}
-	if (!v || i < n) {
+	if (err) {
 		abidocs__dirents_free(v, v ? i : 0);
-		err = -ENOMEM;
 	} else {
 		abidocs__dirents_sort(v, n);
 		*out = v;
@@ -192,13 +269,71 @@ static int disk_list(void *ctx, const char *rel, struct abidocs_dirent **out,
 	return err;
 }
 
+/* All of @fd (@path) into *@buf; -errno, reported. */
+static int read_fd(int fd, const char *path, size_t hint, char **buf,
+		   size_t *len)
+{
+	size_t alloc = hint + 1, n = 0;
+	char *b = malloc(alloc + 1), *nb;
+	ssize_t r;
+
+	while (b) {
+		if (n == alloc) {
+			alloc *= 2;
+			nb = realloc(b, alloc + 1);
+			if (!nb)
+				break;
+			b = nb;
+		}
+		r = read(fd, b + n, alloc - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int err = -errno;
+
+			pr_err("%s: %s", path, strerror(-err));
+			free(b);
+			return err;
+		}
+		if (!r) {
+			b[n] = '\0';
+			*buf = b;
+			*len = n;
+			return 0;
+		}
+		n += r;
+	}
+	free(b);
+	return -ENOMEM;
+}
+
 static int disk_read(void *ctx, const char *rel, char **buf, size_t *len)
 {
 	struct disk *d = ctx;
 	char path[8192];
+	struct stat st;
+	int fd, err;
 
 	snprintf(path, sizeof(path), "%s/%s", d->abi_dir, rel);
-	return read_file_or_report(path, buf, len);
+	/* a FIFO opens at once with O_NONBLOCK, and is then not read */
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ELOOP)
+			return ABIDOCS_LINK;
+		err = -errno;
+		pr_err("%s: %s", path, strerror(-err));
+		return err;
+	}
+	if (fstat(fd, &st)) {
+		err = -errno;
+		pr_err("%s: %s", path, strerror(-err));
+	} else if (!S_ISREG(st.st_mode)) {
+		err = S_ISDIR(st.st_mode) ? ABIDOCS_OTHER : mode_type(st.st_mode);
+	} else {
+		err = read_fd(fd, path, st.st_size, buf, len);
+	}
+	close(fd);
+	return err;
 }
 
 /* @dir is a kernel tree or Documentation/ABI itself. */

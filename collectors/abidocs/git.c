@@ -59,6 +59,18 @@ static int git_fail(const char *what, int gerr)
 	return gerr == GIT_ENOTFOUND ? -ENOENT : -EIO;
 }
 
+/* A submodule is not part of this commit's documentation: absent. */
+static enum abidocs_type entry_type(const git_tree_entry *e)
+{
+	if (git_tree_entry_type(e) == GIT_OBJECT_TREE)
+		return ABIDOCS_DIR;
+	if (git_tree_entry_filemode(e) == GIT_FILEMODE_LINK)
+		return ABIDOCS_LINK;
+	if (git_tree_entry_type(e) == GIT_OBJECT_BLOB)
+		return ABIDOCS_FILE;
+	return ABIDOCS_ABSENT;
+}
+
 /* Only "not found" is absent: a failed lookup is no answer. */
 static int git_kind(void *ctx, const char *rel)
 {
@@ -71,31 +83,20 @@ static int git_kind(void *ctx, const char *rel)
 		return ABIDOCS_ABSENT;
 	if (err)
 		return git_fail(g->where, err);
-	if (git_tree_entry_type(e) == GIT_OBJECT_TREE)
-		kind = ABIDOCS_DIR;
-	else if (git_tree_entry_type(e) == GIT_OBJECT_BLOB)
-		kind = ABIDOCS_FILE;
+	kind = entry_type(e);
 	git_tree_entry_free(e);
 	return kind;
 }
 
 /*
- * A checkout would hold a file or a directory for each of these, but a
- * submodule is not part of this commit's documentation and a symbolic link
- * has no contents of its own here: both are left out, a link with a warning.
+ * A submodule is left out.  A symbolic link (a blob of mode 120000, whose
+ * contents are the target) is listed as one, and the walk skips it with a
+ * warning, as it does a link on disk.
  */
-static bool listed(struct git_docs *g, const char *rel, const git_tree_entry *e)
+static bool listed(const git_tree_entry *e)
 {
-	const char *name = git_tree_entry_name(e);
-
-	if (name[0] == '.' || git_tree_entry_type(e) == GIT_OBJECT_COMMIT)
-		return false;
-	if (git_tree_entry_filemode(e) == GIT_FILEMODE_LINK) {
-		pr_warn("%s/%s/%s: a symbolic link, skipped", g->where, rel,
-			name);
-		return false;
-	}
-	return true;
+	return git_tree_entry_name(e)[0] != '.' &&
+	       entry_type(e) != ABIDOCS_ABSENT;
 }
 
 /* The object @rel names under the ABI tree, of @type; 0 or -errno. */
@@ -128,9 +129,9 @@ static int git_list(void *ctx, const char *rel, struct abidocs_dirent **out,
 	for (i = 0; i < count; i++) {
 		const git_tree_entry *te = git_tree_entry_byindex(tree, i);
 
-		if (!listed(g, rel, te))
+		if (!listed(te))
 			continue;
-		v[n].is_dir = git_tree_entry_type(te) == GIT_OBJECT_TREE;
+		v[n].type = entry_type(te);
 		v[n].name = strdup(git_tree_entry_name(te));
 		if (!v[n].name) {
 			err = -ENOMEM;

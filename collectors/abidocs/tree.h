@@ -12,10 +12,23 @@
 
 #include "abidocs.h"
 
+/*
+ * What a name in the tree is.  Only files and directories are read: a
+ * symbolic link is never followed and anything else (a FIFO, a device, a
+ * socket) never opened; the walk skips both with a warning.
+ */
+enum abidocs_type {
+	ABIDOCS_ABSENT,
+	ABIDOCS_FILE,		/* a regular file (a git blob) */
+	ABIDOCS_DIR,
+	ABIDOCS_LINK,		/* a symbolic link (a git blob of mode 120000) */
+	ABIDOCS_OTHER,		/* not a regular file, a directory or a link */
+};
+
 /* One name in a directory of the tree. */
 struct abidocs_dirent {
 	char *name;		/* owned */
-	bool is_dir;
+	enum abidocs_type type;
 };
 
 /*
@@ -23,13 +36,17 @@ struct abidocs_dirent {
  * Documentation/ABI directory ("testing/sysfs-foo"); @where names that
  * directory in messages ("linux/Documentation/ABI").
  *
- * @kind:  0 when @rel is absent, 1 a file, 2 a directory; -errno when
- *         that cannot be told, reported (-ENOMEM is left to the caller).
+ * @kind:  what @rel is, an enum abidocs_type, without following a symbolic
+ *         link; -errno when that cannot be told, reported (-ENOMEM is left
+ *         to the caller).
  * @list:  the names in directory @rel, hidden ones (".foo") left out, into a
  *         malloc()ed array of @nr entries the caller frees (each name, then
- *         the array); 0 or -errno, reported.
+ *         the array), each with its type as @kind tells it; 0 or -errno,
+ *         reported.
  * @read:  the contents of file @rel into a malloc()ed @buf of @len bytes;
- *         0 or -errno, reported.
+ *         0, or ABIDOCS_LINK or ABIDOCS_OTHER when @rel turns out not to be
+ *         a regular file after all (not reported, nothing read: the walk
+ *         warns), or -errno, reported.
  */
 struct abidocs_tree {
 	const char *where;
@@ -39,8 +56,6 @@ struct abidocs_tree {
 		    size_t *nr);
 	int (*read)(void *ctx, const char *rel, char **buf, size_t *len);
 };
-
-enum { ABIDOCS_ABSENT, ABIDOCS_FILE, ABIDOCS_DIR };
 
 /*
  * abidocs__walk() - parse every file under the level directories of @t in
