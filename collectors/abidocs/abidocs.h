@@ -44,7 +44,7 @@ struct abidocs_stats {
  * Below Documentation/ABI symbolic links are not followed and only regular
  * files are opened: the rest is skipped with a warning (collect.c says
  * more).  Returns 0, or -errno when a directory or file cannot be read
- * (reported).  A malformed entry is a
+ * (reported): -EFBIG for a file over 16 MiB.  A malformed entry is a
  * warning, not an error: see @st.
  */
 int abidocs__collect(const char *dir, struct snapshot *s,

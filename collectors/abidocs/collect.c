@@ -13,7 +13,9 @@
  * checked with fstat() before a byte is read, so a FIFO or a device found
  * there (or put there after the listing) never blocks the walk: it is
  * skipped with a warning.  Directories deeper than MAX_DEPTH levels are
- * skipped with a warning.  Each skip is counted in abidocs_stats.warnings.
+ * skipped with a warning, and a file larger than ABIDOCS_MAX_FILE (16 MiB;
+ * the largest in 6.12 is under 1 MB) is an error naming it.  Each skip is
+ * counted in abidocs_stats.warnings.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -269,17 +271,28 @@ static int disk_list(void *ctx, const char *rel, struct abidocs_dirent **out,
 	return err;
 }
 
-/* All of @fd (@path) into *@buf; -errno, reported. */
-static int read_fd(int fd, const char *path, size_t hint, char **buf,
-		   size_t *len)
+static int too_big(const char *path)
 {
-	size_t alloc = hint + 1, n = 0;
+	pr_err("%s: larger than %s, the most a documentation file may hold",
+	       path, ABIDOCS_MAX_FILE_TEXT);
+	return -EFBIG;
+}
+
+/* Up to ABIDOCS_MAX_FILE bytes of @fd (@path) into *@buf; -errno, reported. */
+static int read_capped(int fd, const char *path, size_t hint, char **buf,
+		       size_t *len)
+{
+	size_t alloc = (hint < ABIDOCS_MAX_FILE ? hint : ABIDOCS_MAX_FILE) + 1;
+	size_t n = 0;
 	char *b = malloc(alloc + 1), *nb;
 	ssize_t r;
 
 	while (b) {
 		if (n == alloc) {
-			alloc *= 2;
+			if (alloc > ABIDOCS_MAX_FILE)
+				break;
+			alloc = alloc * 2 > ABIDOCS_MAX_FILE ?
+				ABIDOCS_MAX_FILE + 1 : alloc * 2;
 			nb = realloc(b, alloc + 1);
 			if (!nb)
 				break;
@@ -304,7 +317,7 @@ static int read_fd(int fd, const char *path, size_t hint, char **buf,
 		n += r;
 	}
 	free(b);
-	return -ENOMEM;
+	return n > ABIDOCS_MAX_FILE ? too_big(path) : -ENOMEM;
 }
 
 static int disk_read(void *ctx, const char *rel, char **buf, size_t *len)
@@ -329,8 +342,10 @@ static int disk_read(void *ctx, const char *rel, char **buf, size_t *len)
 		pr_err("%s: %s", path, strerror(-err));
 	} else if (!S_ISREG(st.st_mode)) {
 		err = S_ISDIR(st.st_mode) ? ABIDOCS_OTHER : mode_type(st.st_mode);
+	} else if ((unsigned long long)st.st_size > ABIDOCS_MAX_FILE) {
+		err = too_big(path);
 	} else {
-		err = read_fd(fd, path, st.st_size, buf, len);
+		err = read_capped(fd, path, st.st_size, buf, len);
 	}
 	close(fd);
 	return err;

@@ -163,6 +163,12 @@ static int git_read(void *ctx, const char *rel, char **buf, size_t *len)
 	if (err)
 		return err;
 	size = git_blob_rawsize(blob);
+	if (size > ABIDOCS_MAX_FILE) {
+		pr_err("%s/%s: larger than %s, the most a documentation file may hold",
+		       g->where, rel, ABIDOCS_MAX_FILE_TEXT);
+		git_blob_free(blob);
+		return -EFBIG;
+	}
 	*buf = malloc(size + 1);
 	if (*buf) {
 		memcpy(*buf, git_blob_rawcontent(blob), size);

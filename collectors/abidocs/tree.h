@@ -25,6 +25,10 @@ enum abidocs_type {
 	ABIDOCS_OTHER,		/* not a regular file, a directory or a link */
 };
 
+/* No file is read past this many bytes; the largest in 6.12 is under 1 MB. */
+#define ABIDOCS_MAX_FILE	(16u << 20)
+#define ABIDOCS_MAX_FILE_TEXT	"16 MiB"
+
 /* One name in a directory of the tree. */
 struct abidocs_dirent {
 	char *name;		/* owned */
@@ -46,7 +50,8 @@ struct abidocs_dirent {
  * @read:  the contents of file @rel into a malloc()ed @buf of @len bytes;
  *         0, or ABIDOCS_LINK or ABIDOCS_OTHER when @rel turns out not to be
  *         a regular file after all (not reported, nothing read: the walk
- *         warns), or -errno, reported.
+ *         warns), or -errno, reported: -EFBIG for a file larger than
+ *         ABIDOCS_MAX_FILE.
  */
 struct abidocs_tree {
 	const char *where;

@@ -2,8 +2,9 @@
 # Hostile Documentation/ABI trees, on private directories under $TMP: a FIFO
 # (which must not block the walk), symbolic links to "." and ".." (which must
 # not be followed: no exponential walk, no file read twice or at the wrong
-# level), a UTF-8 byte order mark (which must not hide the first entry) and
-# a symbolic link in a git tree (skipped as on disk).  Each with the plain and the ASan binary, each
+# level), a UTF-8 byte order mark (which must not hide the first entry), a
+# file over the 16 MiB cap (an error naming it), and a symbolic link in a git
+# tree (skipped as on disk).  Each with the plain and the ASan binary, each
 # run under timeout(1) so that a hang is a failure, not a stuck test run.
 . "$(dirname "$0")/../lib.sh"
 
@@ -88,6 +89,12 @@ $D/stable/up: a symbolic link, skipped
 	   "${tag}and is not a warning"
 	no_sanitizer "$tag"
 
+	# one byte over the cap is an error naming the file, exit 2
+	tree t && truncate -s $((16 * 1024 * 1024 + 1)) "$D/stable/sysfs-huge"
+	run "$bin" docs validate "$TMP/t"
+	is "$status:$err" "2:kabidiff: $D/stable/sysfs-huge: larger than 16 MiB, the most a documentation file may hold" \
+	   "${tag}a file over the 16 MiB cap is an error naming it"
+	no_sanitizer "$tag"
 done
 
 command -v git >/dev/null || { done_testing; exit; }
@@ -99,7 +106,9 @@ git init -q "$R" && git -C "$R" config user.name kabidiff &&
 	ln -s . "$R/Documentation/ABI/stable/self" &&
 	ln -s ../testing/sysfs-kernel "$R/Documentation/ABI/stable/sysfs-kernel" &&
 	ln -s testing "$R/Documentation/ABI/obsolete" &&
-	git -C "$R" add -A && git -C "$R" commit -q -m links && git -C "$R" tag links ||
+	git -C "$R" add -A && git -C "$R" commit -q -m links && git -C "$R" tag links &&
+	truncate -s $((16 * 1024 * 1024 + 1)) "$R/Documentation/ABI/testing/sysfs-huge" &&
+	git -C "$R" add -A && git -C "$R" commit -q -m huge && git -C "$R" tag huge ||
 	{ echo "Bail out! could not make the git repository"; exit 1; }
 for bin in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
 	tag=
@@ -112,6 +121,9 @@ for bin in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
 	is "$(grep -c '"level"' "$TMP/git.json"):$(grep -c '"level": "stable"' "$TMP/git.json")" "5:2" \
 	   "${tag}git: and nothing is read through them"
 	no_sanitizer "$tag"
+	run "$bin" collect --docs-git "$R@huge" -o "$TMP/git.json"
+	is "$status:$err" "2:kabidiff: $R@huge:Documentation/ABI/testing/sysfs-huge: larger than 16 MiB, the most a documentation file may hold" \
+	   "${tag}git: a blob over the 16 MiB cap is an error naming it"
 done
 
 done_testing
