@@ -156,8 +156,12 @@ struct reader {
 	bool keep_raw;
 	struct snapshot *s;
 	uint64_t nodes;
-	/* the last node's path, which the next one's is written against */
-	const char *prev;	/* owned by the snapshot */
+	/*
+	 * the last node's path, which the next one's is written against: ""
+	 * before the first, never NULL, so that copying its first 0 bytes
+	 * is a copy from a valid pointer
+	 */
+	const char *prev;	/* owned by the snapshot, or a literal */
 	size_t prev_len;
 };
 
@@ -300,7 +304,9 @@ static int read_trailer(struct reader *r, struct cursor *payload,
 int sysfs_stream__read(const unsigned char *buf, size_t len,
 		       const char *origin, bool keep_raw, struct snapshot *s)
 {
-	struct reader r = { .origin = origin, .keep_raw = keep_raw, .s = s };
+	/* the first node's path is written against the empty path */
+	struct reader r = { .origin = origin, .keep_raw = keep_raw, .s = s,
+			    .prev = "" };
 	struct cursor c = { .p = buf, .end = buf + len };
 	const unsigned char *magic, *head;
 	bool header = false;

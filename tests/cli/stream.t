@@ -32,6 +32,16 @@ print(("ok" if snap["coverage"] == {"sysfs_nodes": 8, "documented": 5} else "not
       f" - coverage from the stream and the docs: {snap['coverage']}")
 PY
 
+# The sanitizer build reads the same dump to the same snapshot, silently.
+ASAN=$TOP/build/asan/kabidiff
+"$ASAN" collect --sysfs-stream "$TMP/stream" --docs "$FIXTURES/abi" \
+	-o "$TMP/asan.json" >"$TMP/asan-out" 2>&1
+is "$?:$(grep -c 'runtime error\|AddressSanitizer' "$TMP/asan-out")" "0:0" \
+   "asan: collect --sysfs-stream reads the agent's dump, no sanitizer report"
+cmp -s "$TMP/snap.json" "$TMP/asan.json" &&
+	pass "asan: to the same snapshot" ||
+	fail "asan: to the same snapshot" "$(diff "$TMP/snap.json" "$TMP/asan.json")"
+
 # damaged NAME MESSAGE: $TMP/NAME is refused with MESSAGE, nothing written
 damaged() {
 	run_kabidiff collect --sysfs-stream "$TMP/$1" -o "$TMP/out.json"
