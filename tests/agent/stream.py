@@ -8,9 +8,16 @@
     stream.py cut-all FILE     cut the stream at each length; count them too
     stream.py unhex FILE       turn a hex dump like docs/agent-stream.md's back
                                into bytes, on stdout
+    stream.py bad NAME         write the stream NAME of BAD on stdout: a small
+                               stream broken in one way, its checksum correct
+                               (NAME "good" is the same stream unbroken)
+    stream.py bad-names -      list the names of BAD, one a line
 
 A stream that does not verify is one line on stderr, "FILE: byte N: what",
-and exit status 2.  This is an independent reading of the specification:
+and exit status 2; the very words of kabidiff collect --sysfs-stream (but
+for its "kabidiff: " in front).  Data without the magic is no stream at all
+and has no offset: "FILE: no agent stream (N bytes without the agent's
+magic): did the guest start the agent?".  This is an independent reading of the specification:
 it shares no code with the agent (the checksum is Python's zlib.crc32), so
 the tests check the format, not just that the C agrees with itself.
 
@@ -39,11 +46,21 @@ KINDS = ["dir", "file", "link", "other"]
 STATUSES = ["none", "data", "truncated", "open-error", "read-error",
             "timeout"]
 FLAGS = {1: "host"}
+FLAGS_KNOWN = 1
 
 
 class StreamError(Exception):
     def __init__(self, offset, message):
         super().__init__(f"byte {offset}: {message}")
+
+
+class NotAStream(StreamError):
+    """No magic: not a damaged stream but none at all, so no offset."""
+
+    def __init__(self, size):
+        Exception.__init__(self, f"no agent stream ({size} bytes without "
+                           "the agent's magic): did the guest start the "
+                           "agent?")
 
 
 class Payload:
@@ -96,6 +113,8 @@ def parse_header(off, payload):
     if h["version"] != VERSION:
         raise StreamError(off, f"format version {h['version']}, "
                           f"this reader knows {VERSION}")
+    if h["flags"] & ~FLAGS_KNOWN:
+        raise StreamError(off, f"unknown flags 0x{h['flags']:04x}")
     if h["cap"] != VALUE_CAP:
         raise StreamError(off, f"value cap {h['cap']}, expected {VALUE_CAP}")
     for name in ("agent", "release", "kversion", "machine"):
@@ -119,14 +138,16 @@ def parse_node(off, payload, n, prev):
     if status >= len(STATUSES):
         raise StreamError(off, f"{where}: unknown value status {status}")
     if mode & ~0o7777:
-        raise StreamError(off, f"{where}: mode {mode:#o} is more than "
+        raise StreamError(off, f"{where}: mode 0{mode:o} is more than "
                           "permission bits")
     if not path.startswith(b"/") or b"\0" in path or b"//" in path or \
-       (len(path) > 1 and path.endswith(b"/")):
-        raise StreamError(off, f"{where}: path {path!r} is not a clean "
-                          "absolute path")
+       path.endswith(b"/"):
+        raise StreamError(off, f"{where}: path \"{esc(path)}\" is not a "
+                          "clean absolute path")
     if target and KINDS[kind] != "link":
         raise StreamError(off, f"{where}: a {KINDS[kind]} with a target")
+    if b"\0" in target:
+        raise StreamError(off, f"{where}: a target holding a NUL byte")
     st = STATUSES[status]
     if st in ("none", "timeout") and value:
         raise StreamError(off, f"{where}: {st} with a value")
@@ -134,7 +155,8 @@ def parse_node(off, payload, n, prev):
         raise StreamError(off, f"{where}: truncated at {len(value)} bytes, "
                           f"not {VALUE_CAP}")
     if st == "data" and len(value) > VALUE_CAP:
-        raise StreamError(off, f"{where}: a value over the cap")
+        raise StreamError(off, f"{where}: data of {len(value)} bytes, over "
+                          f"the cap of {VALUE_CAP}")
     if st.endswith("-error") and not (value and value.isascii() and
                                       value.isalnum()):
         raise StreamError(off, f"{where}: {st} without an errno name")
@@ -146,14 +168,10 @@ def parse_node(off, payload, n, prev):
 
 def parse(data):
     """Return (header, nodes, trailer) or raise StreamError."""
-    if len(data) < len(MAGIC):
-        raise StreamError(len(data), "truncated inside the magic")
     if data[:len(MAGIC)] != MAGIC:
-        raise StreamError(0, "not a kabi-agent stream (bad magic)")
+        raise NotAStream(len(data))
     header, nodes, trailer = None, [], None
     for off, ftype, payload in frames(data):
-        if trailer is not None:
-            raise StreamError(off, "a frame after the trailer")
         if ftype == ord("H"):
             if header is not None or nodes:
                 raise StreamError(off, "a header that is not first")
@@ -178,6 +196,11 @@ def parse(data):
                 raise StreamError(off, f"the trailer counts {count} nodes, "
                                   f"the stream holds {len(nodes)}")
             trailer = {"nodes": count, "crc": crc}
+            end = off + 5 + len(payload)
+            if end != len(data):
+                raise StreamError(end, f"{len(data) - end} bytes after "
+                                  "the trailer")
+            break
         else:
             raise StreamError(off, f"unknown frame type {ftype:#04x}")
     if header is None:
@@ -228,6 +251,145 @@ def dump(header, nodes, trailer):
     print(f"trailer nodes={trailer['nodes']} crc={trailer['crc']:#010x}")
 
 
+def frame(ftype, payload):
+    return bytes([ord(ftype)]) + struct.pack("<I", len(payload)) + payload
+
+
+def string(b):
+    return struct.pack("<H", len(b)) + b
+
+
+def header_payload(version=VERSION, flags=1, cap=VALUE_CAP, timeout_ms=1000,
+                   agent=b"0.1", release=b"6.1.0-test", kversion=b"#1 SMP",
+                   machine=b"x86_64", extra=b""):
+    return struct.pack("<HHII", version, flags, cap, timeout_ms) + \
+        b"".join(string(x) for x in (agent, release, kversion, machine)) + \
+        extra
+
+
+def node_payload(kind, status, mode, path, target=b"", value=b"", prev=b"",
+                 same=None, extra=b""):
+    """A node's payload, its path front-coded against prev unless same."""
+    if same is None:
+        same = 0
+        while same < min(len(prev), len(path), 0xffff) and \
+                prev[same] == path[same]:
+            same += 1
+    return struct.pack("<BBHH", kind, status, mode, same) + \
+        string(path[same:]) + string(target) + string(value) + extra
+
+
+# The nodes of the streams of "bad": (kind, value status, mode, path,
+# target, value), kind and status as numbers.
+GOOD_NODES = [
+    (0, 0, 0o555, b"/sys", b"", b""),
+    (2, 0, 0o777, b"/sys/class/tty/ttyS0", b"../../devices/tty/ttyS0", b""),
+    (1, 1, 0o444, b"/sys/kernel/uevent_seqnum", b"", b"633\n"),
+    (1, 2, 0o444, b"/sys/kernel/notes", b"", b"x" * VALUE_CAP),
+    (1, 3, 0o200, b"/proc/sys/vm/drop_caches", b"", b"EACCES"),
+    (1, 5, 0o644, b"/proc/sys/vm/swappiness", b"", b""),
+]
+
+
+def write(header=None, nodes=None, payloads=None, count=None, crc=None,
+          trailer_extra=b"", after=b"", frames_before=b"", frames_after=b""):
+    """A stream, its trailer right unless count or crc say otherwise."""
+    nodes = GOOD_NODES if nodes is None else nodes
+    if payloads is None:
+        payloads, prev = [], b""
+        for n in nodes:
+            payloads.append(node_payload(*n, prev=prev))
+            prev = n[3]
+    data = MAGIC + frames_before + \
+        frame("H", header_payload() if header is None else header) + \
+        b"".join(frame("N", p) for p in payloads) + frames_after
+    data += b"T" + struct.pack("<IQ", 12 + len(trailer_extra),
+                               len(payloads) if count is None else count)
+    data += struct.pack("<I", zlib.crc32(data) if crc is None else crc)
+    return data + trailer_extra + after
+
+
+def one_bad(i, kind=None, status=None, mode=None, path=None, target=None,
+            value=None, same=None, extra=b""):
+    """GOOD_NODES with node i changed."""
+    payloads, prev = [], b""
+    for j, n in enumerate(GOOD_NODES):
+        if j == i:
+            k, st, m, pa, ta, va = n
+            n = (k if kind is None else kind, st if status is None else status,
+                 m if mode is None else mode, pa if path is None else path,
+                 ta if target is None else target,
+                 va if value is None else value)
+            payloads.append(node_payload(*n, prev=prev, same=same,
+                                         extra=extra))
+        else:
+            payloads.append(node_payload(*n, prev=prev))
+        prev = n[3]
+    return write(payloads=payloads)
+
+
+def cut_node(i, by):
+    """GOOD_NODES with node i's payload shorter by some bytes."""
+    payloads, prev = [], b""
+    for j, n in enumerate(GOOD_NODES):
+        p = node_payload(*n, prev=prev)
+        payloads.append(p[:-by] if j == i else p)
+        prev = n[3]
+    return write(payloads=payloads)
+
+
+BAD = {
+    "good": lambda: write(),
+    "no-header": lambda: write(frames_before=frame("N", node_payload(
+        *GOOD_NODES[0]))),
+    "two-headers": lambda: write(frames_after=frame("H", header_payload())),
+    "unknown-frame": lambda: write(frames_after=frame("X", b"")),
+    "long-frame": lambda: write(frames_after=b"N" + struct.pack(
+        "<I", MAX_PAYLOAD + 1) + bytes(MAX_PAYLOAD + 1)),
+    "version": lambda: write(header=header_payload(version=2)),
+    "flags": lambda: write(header=header_payload(flags=3)),
+    "cap": lambda: write(header=header_payload(cap=1024)),
+    "header-short": lambda: write(header=header_payload()[:-1]),
+    "header-extra": lambda: write(header=header_payload(extra=b"\0")),
+    "node-short": lambda: cut_node(2, 1),
+    "node-extra": lambda: one_bad(2, extra=b"\0"),
+    "same": lambda: one_bad(0, same=1, path=b"/sys"),
+    "same-long": lambda: one_bad(2, same=21),
+    "kind": lambda: one_bad(2, kind=4),
+    "status": lambda: one_bad(2, status=6),
+    "mode": lambda: one_bad(2, mode=0o10444),
+    "relative": lambda: one_bad(0, path=b"sys"),
+    "empty-path": lambda: one_bad(0, path=b""),
+    "root": lambda: one_bad(0, path=b"/"),
+    "double-slash": lambda: one_bad(2, path=b"/sys/kernel//uevent_seqnum"),
+    "trailing-slash": lambda: one_bad(0, path=b"/sys/"),
+    "nul-path": lambda: one_bad(2, path=b"/sys/kernel/uevent\0seqnum"),
+    "file-target": lambda: one_bad(2, target=b"x"),
+    "dir-target": lambda: one_bad(0, target=b"x"),
+    "nul-target": lambda: one_bad(1, target=b"../tty\0S0"),
+    "none-value": lambda: one_bad(0, value=b"x"),
+    "timeout-value": lambda: one_bad(5, value=b"x"),
+    "short-truncated": lambda: one_bad(3, value=b"x" * 100),
+    "long-truncated": lambda: one_bad(3, value=b"x" * (VALUE_CAP + 1)),
+    "over-cap": lambda: one_bad(2, value=b"x" * (VALUE_CAP + 1)),
+    "error-no-name": lambda: one_bad(4, value=b""),
+    "error-bad-name": lambda: one_bad(4, value=b"E ACCES"),
+    "dir-value": lambda: one_bad(0, status=1, value=b"x"),
+    "link-value": lambda: one_bad(1, status=3, value=b"EACCES"),
+    "trailer-short": lambda: write()[:-4][:-13] + b"T" + struct.pack(
+        "<I", 8) + struct.pack("<Q", len(GOOD_NODES)),
+    "trailer-extra": lambda: write(trailer_extra=b"\0"),
+    "count": lambda: write(count=len(GOOD_NODES) + 1),
+    "crc": lambda: write(crc=0),
+    "after": lambda: write(after=b"T"),
+    "no-trailer": lambda: write()[:-17],
+    "cut": lambda: write()[:-1],
+    "cut-head": lambda: write()[:-14],
+    "magic": lambda: write()[:7],
+    "bad-magic": lambda: write().replace(b"\r\n", b"\n", 1),
+}
+
+
 def rejects(data):
     try:
         parse(data)
@@ -252,10 +414,20 @@ def unhex(text):
 
 def main(argv):
     if len(argv) != 3 or argv[1] not in ("verify", "dump", "flip-all",
-                                         "cut-all", "unhex"):
+                                         "cut-all", "unhex", "bad",
+                                         "bad-names"):
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
     cmd, name = argv[1], argv[2]
+    if cmd == "bad-names":
+        print("\n".join(BAD))
+        return 0
+    if cmd == "bad":
+        if name not in BAD:
+            print(f"no bad stream {name}", file=sys.stderr)
+            return 2
+        sys.stdout.buffer.write(BAD[name]())
+        return 0
     with open(name, "rb") as f:
         data = f.read()
     if cmd == "unhex":
