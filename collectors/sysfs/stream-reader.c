@@ -7,10 +7,14 @@
  * nodes without saying so.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "guest-agent/stream.h"
+#include "lib/compiler.h"
 #include "lib/print.h"
 #include "stream-reader.h"
 
@@ -155,6 +159,7 @@ struct reader {
 	const char *origin;
 	bool keep_raw;
 	struct snapshot *s;
+	const unsigned char *buf;
 	uint64_t nodes;
 	/*
 	 * the last node's path, which the next one's is written against: ""
@@ -165,28 +170,87 @@ struct reader {
 	size_t prev_len;
 };
 
-static int corrupt(const struct reader *r, const char *what)
+/*
+ * bad() - report that the stream is refused because of what is at byte @off
+ * (the frame at fault, or the end of a stream cut short): "ORIGIN: byte N:
+ * WHAT", WHAT worded as tests/agent/stream.py words it, so that the two
+ * readers can be compared message for message.  Returns -EINVAL.
+ */
+static int __printf(3, 4) bad(const struct reader *r, size_t off,
+			      const char *fmt, ...)
 {
-	pr_err("%s: the agent's stream is corrupt or cut short: %s", r->origin,
-	       what);
+	va_list ap;
+	char *what;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&what, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		pr_err("%s: byte %zu: the agent's stream is corrupt", r->origin,
+		       off);
+		return -EINVAL;
+	}
+	pr_err("%s: byte %zu: %s", r->origin, off, what);
+	free(what);
 	return -EINVAL;
 }
 
-static int read_header(struct reader *r, struct cursor *payload)
+/*
+ * A path for a message, as stream.py's esc() writes it: printable ASCII but
+ * the space as it is, a backslash doubled, any other byte as \xHH.
+ */
+static char *escape(const char *p, size_t len)
+{
+	char *out = malloc(4 * len + 1), *o = out;
+	size_t i;
+
+	if (!out)
+		return NULL;
+	for (i = 0; i < len; i++) {
+		unsigned char c = p[i];
+
+		if (c == '\\') {
+			*o++ = '\\';
+			*o++ = '\\';
+		} else if (c > 0x20 && c < 0x7f) {
+			*o++ = c;
+		} else {
+			snprintf(o, 5, "\\x%02x", c);
+			o += 4;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+static int read_header(struct reader *r, size_t off, struct cursor *payload)
 {
 	struct bytes agent, release, kversion, machine;
 	const unsigned char *fixed;
+	unsigned int version, flags;
+	uint32_t cap;
 	char *rel;
 
-	if (!take(payload, STREAM_HEADER_FIXED, &fixed) ||
-	    !take_str(payload, &agent) || !take_str(payload, &release) ||
+	if (!take(payload, STREAM_HEADER_FIXED, &fixed))
+		return bad(r, off, "header: its fields run past its length");
+	version = stream_get_le16(fixed);
+	flags = stream_get_le16(fixed + 2);
+	cap = stream_get_le32(fixed + 4);
+	if (version != STREAM_VERSION)
+		return bad(r, off, "format version %u, this reader knows %d",
+			   version, STREAM_VERSION);
+	if (flags & ~STREAM_F_HOST)
+		return bad(r, off, "unknown flags 0x%04x", flags);
+	if (cap != STREAM_VALUE_CAP)
+		return bad(r, off, "value cap %" PRIu32 ", expected %d", cap,
+			   STREAM_VALUE_CAP);
+	if (!take_str(payload, &agent) || !take_str(payload, &release) ||
 	    !take_str(payload, &kversion) || !take_str(payload, &machine))
-		return corrupt(r, "short header");
-	if (stream_get_le16(fixed) != STREAM_VERSION) {
-		pr_err("%s: the agent speaks stream version %u, this kabidiff %d: use the agent built with it",
-		       r->origin, stream_get_le16(fixed), STREAM_VERSION);
-		return -EINVAL;
-	}
+		return bad(r, off, "header: its fields run past its length");
+	if (payload->p != payload->end)
+		return bad(r, off, "header: %td bytes left over after its fields",
+			   payload->end - payload->p);
 	if (r->s->kernel.release)
 		return 0;
 	rel = bytes_dup(&release);
@@ -201,6 +265,23 @@ static const enum node_kind kinds[] = {
 	[STREAM_KIND_FILE]	= NODE_FILE,
 	[STREAM_KIND_LINK]	= NODE_LINK,
 	[STREAM_KIND_OTHER]	= NODE_OTHER,
+};
+
+/* the names of docs/agent-stream.md and stream.py, for messages */
+static const char *const kind_names[] = {
+	[STREAM_KIND_DIR]	= "dir",
+	[STREAM_KIND_FILE]	= "file",
+	[STREAM_KIND_LINK]	= "link",
+	[STREAM_KIND_OTHER]	= "other",
+};
+
+static const char *const value_names[] = {
+	[STREAM_VAL_NONE]	= "none",
+	[STREAM_VAL_DATA]	= "data",
+	[STREAM_VAL_TRUNCATED]	= "truncated",
+	[STREAM_VAL_OPEN_ERROR]	= "open-error",
+	[STREAM_VAL_READ_ERROR]	= "read-error",
+	[STREAM_VAL_TIMEOUT]	= "timeout",
 };
 
 /* The value of a file node: its shape, the error, the raw bytes. */
@@ -247,57 +328,152 @@ static char *node_path(struct reader *r, size_t same, const struct bytes *rest)
 	return path;
 }
 
-static int read_node(struct reader *r, struct cursor *payload)
+/* absolute and clean: starts with '/', no NUL, no "//", no final '/' */
+static bool clean_path(const char *p, size_t len)
+{
+	size_t i;
+
+	if (!len || p[0] != '/' || p[len - 1] == '/')
+		return false;
+	for (i = 0; i < len; i++)
+		if (!p[i] || (p[i] == '/' && i + 1 < len && p[i + 1] == '/'))
+			return false;
+	return true;
+}
+
+/* an errno's name or number: letters and digits, at least one */
+static bool errno_name(const struct bytes *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->len; i++)
+		if (!((b->p[i] >= '0' && b->p[i] <= '9') ||
+		      (b->p[i] >= 'A' && b->p[i] <= 'Z') ||
+		      (b->p[i] >= 'a' && b->p[i] <= 'z')))
+			return false;
+	return b->len > 0;
+}
+
+/*
+ * Whether a node's fields agree with one another and with the spec, in the
+ * order stream.py checks them; reports the first that does not.
+ */
+static int check_node(struct reader *r, size_t off, const unsigned char *fixed,
+		      const char *path, size_t len, const struct bytes *target,
+		      const struct bytes *value)
+{
+	unsigned int kind = fixed[0], how = fixed[1];
+	unsigned int mode = stream_get_le16(fixed + 2);
+	uint64_t n = r->nodes;
+
+	if (kind > STREAM_KIND_OTHER)
+		return bad(r, off, "node %" PRIu64 ": unknown kind %u", n, kind);
+	if (how > STREAM_VAL_MAX)
+		return bad(r, off, "node %" PRIu64 ": unknown value status %u",
+			   n, how);
+	if (mode & ~07777)
+		return bad(r, off, "node %" PRIu64 ": mode 0%o is more than permission bits",
+			   n, mode);
+	if (!clean_path(path, len)) {
+		char *e = escape(path, len);
+		int err;
+
+		if (!e)
+			return -ENOMEM;
+		err = bad(r, off, "node %" PRIu64 ": path \"%s\" is not a clean absolute path",
+			  n, e);
+		free(e);
+		return err;
+	}
+	if (target->len && kind != STREAM_KIND_LINK)
+		return bad(r, off, "node %" PRIu64 ": a %s with a target", n,
+			   kind_names[kind]);
+	if (memchr(target->p, '\0', target->len))
+		return bad(r, off, "node %" PRIu64 ": a target holding a NUL byte",
+			   n);
+	if ((how == STREAM_VAL_NONE || how == STREAM_VAL_TIMEOUT) && value->len)
+		return bad(r, off, "node %" PRIu64 ": %s with a value", n,
+			   value_names[how]);
+	if (how == STREAM_VAL_TRUNCATED && value->len != STREAM_VALUE_CAP)
+		return bad(r, off, "node %" PRIu64 ": truncated at %zu bytes, not %d",
+			   n, value->len, STREAM_VALUE_CAP);
+	if (how == STREAM_VAL_DATA && value->len > STREAM_VALUE_CAP)
+		return bad(r, off, "node %" PRIu64 ": data of %zu bytes, over the cap of %d",
+			   n, value->len, STREAM_VALUE_CAP);
+	if ((how == STREAM_VAL_OPEN_ERROR || how == STREAM_VAL_READ_ERROR) &&
+	    !errno_name(value))
+		return bad(r, off, "node %" PRIu64 ": %s without an errno name",
+			   n, value_names[how]);
+	if ((kind == STREAM_KIND_DIR || kind == STREAM_KIND_LINK) &&
+	    how != STREAM_VAL_NONE)
+		return bad(r, off, "node %" PRIu64 ": a %s with a value", n,
+			   kind_names[kind]);
+	return 0;
+}
+
+static int read_node(struct reader *r, size_t off, struct cursor *payload)
 {
 	struct bytes rest, target, value;
 	const unsigned char *fixed;
 	struct sysfs_node *n;
-	unsigned int kind, how;
-	size_t same;
+	size_t same, len;
 	char *path;
+	int err;
 
 	if (!take(payload, STREAM_NODE_FIXED, &fixed) ||
 	    !take_str(payload, &rest) || !take_str(payload, &target) ||
-	    !take_str(payload, &value) || payload->p != payload->end)
-		return corrupt(r, "a node frame of the wrong length");
-	kind = fixed[0];
-	how = fixed[1];
+	    !take_str(payload, &value))
+		return bad(r, off, "node %" PRIu64 ": its fields run past its length",
+			   r->nodes);
+	if (payload->p != payload->end)
+		return bad(r, off, "node %" PRIu64 ": %td bytes left over after its fields",
+			   r->nodes, payload->end - payload->p);
 	same = stream_get_le16(fixed + 4);
-	if (kind > STREAM_KIND_OTHER || how > STREAM_VAL_MAX ||
-	    same > r->prev_len || !(same + rest.len) ||
-	    memchr(rest.p, '\0', rest.len) || memchr(target.p, '\0', target.len))
-		return corrupt(r, "a node with an impossible kind, value or path");
+	if (same > r->prev_len)
+		return bad(r, off, "node %" PRIu64 ": shares %zu bytes with a previous path of %zu",
+			   r->nodes, same, r->prev_len);
+	len = same + rest.len;
 	path = node_path(r, same, &rest);
-	n = path ? snapshot__add_sysfs_node(r->s) : NULL;
+	if (!path)
+		return -ENOMEM;
+	err = check_node(r, off, fixed, path, len, &target, &value);
+	n = err ? NULL : snapshot__add_sysfs_node(r->s);
 	if (!n) {
 		free(path);
-		return -ENOMEM;
+		return err ? err : -ENOMEM;
 	}
-	n->kind = kinds[kind];
-	n->mode = stream_get_le16(fixed + 2) & 07777;
+	n->kind = kinds[fixed[0]];
+	n->mode = stream_get_le16(fixed + 2);
 	n->path = path;
 	r->prev = path;
-	r->prev_len = same + rest.len;
+	r->prev_len = len;
 	if (n->kind == NODE_LINK) {
 		n->target = bytes_dup(&target);
 		if (!n->target)
 			return -ENOMEM;
 	}
 	r->nodes++;
-	return n->kind == NODE_FILE ? set_value(r, n, how, &value) : 0;
+	return n->kind == NODE_FILE ? set_value(r, n, fixed[1], &value) : 0;
 }
 
-static int read_trailer(struct reader *r, struct cursor *payload,
-			const unsigned char *start)
+static int read_trailer(struct reader *r, size_t off, struct cursor *payload)
 {
-	const unsigned char *t;
+	const unsigned char *t = payload->p;
+	uint64_t count;
+	uint32_t crc, mine;
 
-	if (!take(payload, STREAM_TRAILER_LEN, &t))
-		return corrupt(r, "short trailer");
-	if (stream_get_le64(t) != r->nodes)
-		return corrupt(r, "the trailer counts another number of nodes");
-	if (stream_get_le32(t + 8) != stream_crc32(0, start, t + 8 - start))
-		return corrupt(r, "checksum mismatch");
+	if (payload->end - payload->p != STREAM_TRAILER_LEN)
+		return bad(r, off, "trailer of %td bytes, not %d",
+			   payload->end - payload->p, STREAM_TRAILER_LEN);
+	count = stream_get_le64(t);
+	crc = stream_get_le32(t + 8);
+	mine = stream_crc32(0, r->buf, t + 8 - r->buf);
+	if (crc != mine)
+		return bad(r, off, "checksum mismatch: the trailer says 0x%08" PRIx32 ", the bytes give 0x%08" PRIx32,
+			   crc, mine);
+	if (count != r->nodes)
+		return bad(r, off, "the trailer counts %" PRIu64 " nodes, the stream holds %" PRIu64,
+			   count, r->nodes);
 	return 0;
 }
 
@@ -306,50 +482,61 @@ int sysfs_stream__read(const unsigned char *buf, size_t len,
 {
 	/* the first node's path is written against the empty path */
 	struct reader r = { .origin = origin, .keep_raw = keep_raw, .s = s,
-			    .prev = "" };
-	struct cursor c = { .p = buf, .end = buf + len };
-	const unsigned char *magic, *head;
+			    .buf = buf, .prev = "" };
+	size_t pos = STREAM_MAGIC_LEN;
 	bool header = false;
-	int err = 0;
 
-	if (!take(&c, STREAM_MAGIC_LEN, &magic) ||
-	    memcmp(magic, STREAM_MAGIC, STREAM_MAGIC_LEN)) {
+	/* checked before any pointer arithmetic: @buf may be NULL when @len is 0 */
+	if (len < STREAM_MAGIC_LEN ||
+	    memcmp(buf, STREAM_MAGIC, STREAM_MAGIC_LEN)) {
 		pr_err("%s: no agent stream (%zu bytes without the agent's magic): did the guest start the agent?",
 		       origin, len);
 		return -EINVAL;
 	}
 	s->sysfs.collected = true;
-	while (!err) {
+	while (pos < len) {
 		struct cursor payload;
+		size_t off = pos;
+		unsigned int type;
 		uint32_t size;
+		int err;
 
-		if (c.p == c.end)
-			return corrupt(&r, "it ends before the trailer");
-		if (!take(&c, STREAM_FRAME_HEAD, &head))
-			return corrupt(&r, "a cut frame header");
-		size = stream_get_le32(head + 1);
-		if (size > STREAM_MAX_PAYLOAD || !take(&c, size, &payload.p))
-			return corrupt(&r, "a frame longer than what is left");
+		if (len - pos < STREAM_FRAME_HEAD)
+			return bad(&r, off, "truncated inside a frame's head");
+		type = buf[pos];
+		size = stream_get_le32(buf + pos + 1);
+		if (size > STREAM_MAX_PAYLOAD)
+			return bad(&r, off, "frame length %" PRIu32 " is over %d: corrupt",
+				   size, STREAM_MAX_PAYLOAD);
+		if (len - pos - STREAM_FRAME_HEAD < size)
+			return bad(&r, off, "truncated: the frame needs %" PRIu32 " bytes, %zu remain",
+				   size, len - pos - STREAM_FRAME_HEAD);
+		payload.p = buf + pos + STREAM_FRAME_HEAD;
 		payload.end = payload.p + size;
-		if (header == (head[0] == STREAM_HEADER))
-			return corrupt(&r, header ? "a second header" :
-					   "no header frame first");
-		switch (head[0]) {
-		case STREAM_HEADER:
+		pos += STREAM_FRAME_HEAD + size;
+		if (type == STREAM_HEADER) {
+			if (header)
+				return bad(&r, off, "a header that is not first");
 			header = true;
-			err = read_header(&r, &payload);
-			break;
-		case STREAM_NODE:
-			err = read_node(&r, &payload);
-			break;
-		case STREAM_TRAILER:
-			err = read_trailer(&r, &payload, buf);
-			if (!err && c.p != c.end)
-				err = corrupt(&r, "bytes after the trailer");
+			err = read_header(&r, off, &payload);
+		} else if (!header) {
+			return bad(&r, off, "the first frame is not the header");
+		} else if (type == STREAM_NODE) {
+			err = read_node(&r, off, &payload);
+		} else if (type == STREAM_TRAILER) {
+			err = read_trailer(&r, off, &payload);
+			if (!err && pos != len)
+				err = bad(&r, pos, "%zu bytes after the trailer",
+					  len - pos);
 			return err;
-		default:
-			err = corrupt(&r, "a frame of unknown type");
+		} else {
+			return bad(&r, off, "unknown frame type 0x%02x", type);
 		}
+		if (err)
+			return err;
 	}
-	return err;
+	if (!header)
+		return bad(&r, len, "truncated: no header");
+	return bad(&r, len, "no trailer: the stream ends after %" PRIu64 " nodes",
+		   r.nodes);
 }

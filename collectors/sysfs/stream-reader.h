@@ -26,9 +26,11 @@ enum value_shape value__shape(const char *v, size_t len);
  * shape, and the raw value too with @keep_raw.  Sets the kernel release
  * from the header when @s has none.
  *
- * Returns 0; -EINVAL for a stream that is truncated, corrupt, of another
- * format version, or whose trailer's count or checksum does not match, with
- * one message through kabi_pr() that starts with @origin; -ENOMEM.
+ * Returns 0; -EINVAL for a stream that breaks any rule of "What a reader
+ * must refuse" in docs/agent-stream.md (truncated, corrupt, of another
+ * format version, a trailer's count or checksum that does not match), with
+ * one message through kabi_pr(), "@origin: byte N: what", worded as
+ * tests/agent/stream.py words it; -ENOMEM.
  */
 int sysfs_stream__read(const unsigned char *buf, size_t len,
 		       const char *origin, bool keep_raw, struct snapshot *s);

@@ -51,21 +51,98 @@ damaged() {
 
 size=$(wc -c <"$TMP/stream")
 head -c $((size - 3)) "$TMP/stream" >"$TMP/truncated"
-damaged truncated "the agent's stream is corrupt or cut short: a frame longer than what is left"
+damaged truncated "byte $((size - 17)): truncated: the frame needs 12 bytes, 9 remain"
 head -c $((size - 17)) "$TMP/stream" >"$TMP/no-trailer"
-damaged no-trailer "the agent's stream is corrupt or cut short: it ends before the trailer"
+damaged no-trailer "byte $((size - 17)): no trailer: the stream ends after 21 nodes"
 python3 -c 'import sys
 d = bytearray(open(sys.argv[1], "rb").read()); d[len(d) // 2] ^= 0x40
 open(sys.argv[2], "wb").write(d)' "$TMP/stream" "$TMP/flipped"
 run_kabidiff collect --sysfs-stream "$TMP/flipped" -o "$TMP/out.json"
 is "$status:$(ls "$TMP/out.json" 2>/dev/null)" "2:" "a flipped byte: exit 2, nothing written"
 case "$err" in
-"kabidiff: $TMP/flipped: the agent's stream is corrupt or cut short: "*) pass "and one message saying so ($err)" ;;
+"kabidiff: $TMP/flipped: byte "[0-9]*": "*) pass "and one message saying so ($err)" ;;
 *) fail "and one message saying so" "$err" ;;
 esac
 printf 'not a stream' >"$TMP/garbage"
 damaged garbage "no agent stream (12 bytes without the agent's magic): did the guest start the agent?"
 cat "$TMP/stream" "$TMP/stream" >"$TMP/twice"
-damaged twice "the agent's stream is corrupt or cut short: bytes after the trailer"
+damaged twice "byte $size: $size bytes after the trailer"
+
+# Every rule of "What a reader must refuse" (docs/agent-stream.md): each
+# stream of 'stream.py bad' breaks one, its checksum right.  Both builds
+# refuse it with exit 2, the message below and no snapshot, and stream.py
+# refuses it with the same words.
+STREAM="python3 $TOP/tests/agent/stream.py"
+$STREAM bad good >"$TMP/good"
+for bin in "$KABIDIFF" "$ASAN"; do
+	tag=
+	[ "$bin" = "$KABIDIFF" ] || tag="asan: "
+	"$bin" collect --sysfs-stream "$TMP/good" -o "$TMP/good.json" >"$TMP/out" 2>&1
+	is "$?:$(cat "$TMP/out")" "0:" "${tag}stream.py's good stream is read"
+done
+n=0
+while IFS='	' read -r name message; do
+	$STREAM bad "$name" >"$TMP/$name"
+	for bin in "$KABIDIFF" "$ASAN"; do
+		tag=
+		[ "$bin" = "$KABIDIFF" ] || tag="asan: "
+		rm -f "$TMP/out.json"
+		"$bin" collect --sysfs-stream "$TMP/$name" -o "$TMP/out.json" \
+			>"$TMP/out" 2>"$TMP/err"
+		is "$?|$(cat "$TMP/out" "$TMP/err")|$(ls "$TMP/out.json" 2>/dev/null)" \
+		   "2|kabidiff: $TMP/$name: $message|" "$tag$name: $message"
+	done
+	$STREAM verify "$TMP/$name" >"$TMP/out" 2>"$TMP/err"
+	is "$?|$(cat "$TMP/out" "$TMP/err")" "2|$TMP/$name: $message" \
+	   "stream.py agrees on $name"
+	n=$((n + 1))
+done <<'EOF'
+no-header	byte 8: the first frame is not the header
+two-headers	byte 4367: a header that is not first
+unknown-frame	byte 4367: unknown frame type 0x58
+long-frame	byte 4367: frame length 65537 is over 65536: corrupt
+version	byte 8: format version 2, this reader knows 1
+flags	byte 8: unknown flags 0x0003
+cap	byte 8: value cap 1024, expected 4096
+header-short	byte 8: header: its fields run past its length
+header-extra	byte 8: header: 1 bytes left over after its fields
+node-short	byte 135: node 2: its fields run past its length
+node-extra	byte 135: node 2: 1 bytes left over after its fields
+same	byte 58: node 0: shares 1 bytes with a previous path of 0
+same-long	byte 135: node 2: shares 21 bytes with a previous path of 20
+kind	byte 135: node 2: unknown kind 4
+status	byte 135: node 2: unknown value status 6
+mode	byte 135: node 2: mode 010444 is more than permission bits
+relative	byte 58: node 0: path "sys" is not a clean absolute path
+empty-path	byte 58: node 0: path "" is not a clean absolute path
+root	byte 58: node 0: path "/" is not a clean absolute path
+double-slash	byte 135: node 2: path "/sys/kernel//uevent_seqnum" is not a clean absolute path
+trailing-slash	byte 58: node 0: path "/sys/" is not a clean absolute path
+nul-path	byte 135: node 2: path "/sys/kernel/uevent\x00seqnum" is not a clean absolute path
+file-target	byte 135: node 2: a file with a target
+dir-target	byte 58: node 0: a dir with a target
+nul-target	byte 79: node 1: a target holding a NUL byte
+none-value	byte 58: node 0: none with a value
+timeout-value	byte 4340: node 5: timeout with a value
+short-truncated	byte 176: node 3: truncated at 100 bytes, not 4096
+long-truncated	byte 176: node 3: truncated at 4097 bytes, not 4096
+over-cap	byte 135: node 2: data of 4097 bytes, over the cap of 4096
+error-no-name	byte 4294: node 4: open-error without an errno name
+error-bad-name	byte 4294: node 4: open-error without an errno name
+dir-value	byte 58: node 0: a dir with a value
+link-value	byte 79: node 1: a link with a value
+trailer-short	byte 4367: trailer of 8 bytes, not 12
+trailer-extra	byte 4367: trailer of 13 bytes, not 12
+count	byte 4367: the trailer counts 7 nodes, the stream holds 6
+crc	byte 4367: checksum mismatch: the trailer says 0x00000000, the bytes give 0x70d636b1
+after	byte 4384: 1 bytes after the trailer
+no-trailer	byte 4367: no trailer: the stream ends after 6 nodes
+cut	byte 4367: truncated: the frame needs 12 bytes, 11 remain
+cut-head	byte 4367: truncated inside a frame's head
+magic	no agent stream (7 bytes without the agent's magic): did the guest start the agent?
+bad-magic	no agent stream (4383 bytes without the agent's magic): did the guest start the agent?
+EOF
+is "$n $($STREAM bad-names - | wc -l)" "$n $((n + 1))" \
+   "every bad stream of stream.py but the good one is tried ($n)"
 
 done_testing
