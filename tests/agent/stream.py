@@ -12,6 +12,9 @@
                                stream broken in one way, its checksum correct
                                (NAME "good" is the same stream unbroken)
     stream.py bad-names -      list the names of BAD, one a line
+    stream.py mutants FILE     write FILE.flip-N (byte N changed) and FILE.cut-N
+                               (the first N bytes) for each N, and print for
+                               each "NAME<TAB>the error verify gives"
 
 A stream that does not verify is one line on stderr, "FILE: byte N: what",
 and exit status 2; the very words of kabidiff collect --sysfs-stream (but
@@ -391,11 +394,16 @@ BAD = {
 
 
 def rejects(data):
+    return error(data) is not None
+
+
+def error(data):
+    """What verify says of data, without "FILE: ", or None if it is good."""
     try:
         parse(data)
-    except StreamError:
-        return True
-    return False
+    except StreamError as e:
+        return str(e)
+    return None
 
 
 def unhex(text):
@@ -415,7 +423,7 @@ def unhex(text):
 def main(argv):
     if len(argv) != 3 or argv[1] not in ("verify", "dump", "flip-all",
                                          "cut-all", "unhex", "bad",
-                                         "bad-names"):
+                                         "bad-names", "mutants"):
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
     cmd, name = argv[1], argv[2]
@@ -440,6 +448,15 @@ def main(argv):
         print(f"rejected {len(data) - len(bad)} of {len(data)} byte flips")
         for i in bad[:10]:
             print(f"accepted a flip at byte {i}")
+        return 0
+    if cmd == "mutants":
+        for i in range(len(data)):
+            for kind, d in (("flip", data[:i] + bytes([data[i] ^ 0xff]) +
+                             data[i + 1:]), ("cut", data[:i])):
+                out = f"{name}.{kind}-{i}"
+                with open(out, "wb") as f:
+                    f.write(d)
+                print(f"{out}\t{out}: {error(d)}")
         return 0
     if cmd == "cut-all":
         bad = [i for i in range(len(data)) if not rejects(data[:i])]
