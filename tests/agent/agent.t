@@ -366,5 +366,18 @@ else
 	echo "# skip: valgrind is not installed ('make deps' installs it)"
 fi
 
+# Every valid stream made here (links, FIFOs, timeouts, odd bytes in names,
+# the docs' example) is read by both builds of kabidiff, silently.
+for bin in "$TOP/build/kabidiff" "$TOP/build/asan/kabidiff"; do
+	tag=
+	[ "$bin" = "$TOP/build/kabidiff" ] || tag="asan: "
+	for s in s1 s2 small example s-perm s-static s-vg; do
+		[ -f "$TMP/$s" ] || continue
+		"$bin" collect --sysfs-stream "$TMP/$s" -o "$TMP/$s.json" \
+			>"$TMP/out" 2>&1 3<&-
+		is "$?:$(cat "$TMP/out")" "0:" "${tag}kabidiff reads $s"
+	done
+done
+
 exec 3>&-
 done_testing
