@@ -3,17 +3,23 @@
  * Unit tests for fileio.c: read_file() returns -errno and reports nothing;
  * read_file_or_report() reports one "PATH: reason" line.  And for
  * atomic-file.c: a stream left in error is a failed write, whatever errno
- * says by then.
+ * says by then; a file keeps its mode; a name too long for ".NAME.XXXXXX"
+ * still works; a signal during the write removes the temporary file and
+ * kills the process as it would have, unless the program handles it.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -34,7 +40,7 @@ static void capture(enum kabi_print_level level, const char *fmt, va_list ap)
 
 static const char *tmp_path(const char *name)
 {
-	static char path[sizeof(tmpdir) + 64];
+	static char path[sizeof(tmpdir) + NAME_MAX + 1];
 
 	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
 	return path;
@@ -211,6 +217,96 @@ static void test_atomic_write_stream_error(void **state)
 	unlink(tmp_path("target"));
 }
 
+static void test_atomic_write_keeps_mode(void **state)
+{
+	struct stat st;
+
+	write_tmp("target", "old\n", 4);
+	assert_int_equal(chmod(tmp_path("target"), 0600), 0);
+	assert_int_equal(atomic_write(tmp_path("target"), write_ok, NULL), 0);
+	assert_int_equal(stat(tmp_path("target"), &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_int_equal(dir_entries(), 1);
+	unlink(tmp_path("target"));
+}
+
+static void test_atomic_write_long_name(void **state)
+{
+	char name[NAME_MAX + 1];
+	size_t len;
+
+	/* NAME_MAX - 8 and more leave no room for ".NAME.XXXXXX" */
+	for (len = NAME_MAX - 8; len <= NAME_MAX; len++) {
+		memset(name, 'n', len);
+		name[len] = '\0';
+		assert_int_equal(atomic_write(tmp_path(name), write_ok, NULL), 0);
+		assert_int_equal(dir_entries(), 1);
+		assert_int_equal(unlink(tmp_path(name)), 0);
+	}
+}
+
+static int write_then_signal(FILE *f, void *ctx)
+{
+	fputs("partial", f);
+	fflush(f);
+	raise(*(int *)ctx);
+	return fputs("rest\n", f) < 0 ? -EIO : 0;
+}
+
+static void test_atomic_write_signal(void **state)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGTERM };
+	size_t i;
+
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		int sig = sigs[i], status;
+		pid_t pid = fork();
+
+		assert_true(pid >= 0);
+		if (!pid) {
+			signal(sig, SIG_DFL);
+			atomic_write(tmp_path("target"), write_then_signal, &sig);
+			_exit(0);	/* the signal did not kill us */
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFSIGNALED(status));
+		assert_int_equal(WTERMSIG(status), sig);
+		/* no temporary file, and no target */
+		assert_int_equal(dir_entries(), 0);
+	}
+}
+
+static volatile sig_atomic_t caught;
+
+static void catch(int sig)
+{
+	caught = sig;
+}
+
+/* A program that handles the signal itself (bisect) gets it. */
+static void test_atomic_write_signal_handled(void **state)
+{
+	struct sigaction sa = { .sa_handler = catch }, old;
+	int sig = SIGTERM;
+	char *buf = NULL;
+	size_t len;
+
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGTERM, &sa, &old), 0);
+	caught = 0;
+	assert_int_equal(atomic_write(tmp_path("target"), write_then_signal,
+				      &sig), 0);
+	assert_int_equal(caught, SIGTERM);
+	assert_int_equal(read_file(tmp_path("target"), &buf, &len), 0);
+	assert_string_equal(buf, "partialrest\n");
+	free(buf);
+	assert_int_equal(dir_entries(), 1);
+	unlink(tmp_path("target"));
+	/* and its handler is still there */
+	assert_int_equal(sigaction(SIGTERM, &old, &sa), 0);
+	assert_ptr_equal(sa.sa_handler, catch);
+}
+
 static int set_up(void **state)
 {
 	return mkdtemp(tmpdir) ? 0 : -1;
@@ -229,6 +325,10 @@ int main(void)
 		cmocka_unit_test(test_read_file_fails_silently),
 		cmocka_unit_test(test_read_file_or_report),
 		cmocka_unit_test(test_atomic_write_stream_error),
+		cmocka_unit_test(test_atomic_write_keeps_mode),
+		cmocka_unit_test(test_atomic_write_long_name),
+		cmocka_unit_test(test_atomic_write_signal),
+		cmocka_unit_test(test_atomic_write_signal_handled),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
