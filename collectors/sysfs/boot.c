@@ -189,6 +189,38 @@ static int boot(const struct boot_options *o, const struct boot_files *b)
 	return 0;
 }
 
+/*
+ * What QEMU would boot must be an x86 kernel image: the boot protocol's
+ * "HdrS" at 0x202 (Documentation/arch/x86/boot.rst), which a bzImage and a
+ * Debian vmlinuz have and a vmlinux, a module or a text file have not.
+ * Checked before QEMU starts, which would boot anything and time out.
+ */
+static int check_image(const char *path)
+{
+	char magic[4];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+
+	if (fd < 0) {
+		err = -errno;
+		pr_err("%s: %s", path, strerror(-err));
+		return err;
+	}
+	n = pread(fd, magic, sizeof(magic), 0x202);
+	err = n < 0 ? -errno : 0;
+	close(fd);
+	if (err) {
+		pr_err("%s: %s", path, strerror(-err));
+		return err;
+	}
+	if (n != sizeof(magic) || memcmp(magic, "HdrS", sizeof(magic))) {
+		pr_err("%s: not a kernel image to boot (no x86 boot header, \"HdrS\" at 0x202): give a bzImage or vmlinuz",
+		       path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int sysfs_boot__collect(const struct boot_options *o, struct snapshot *s)
 {
 	struct boot_files b;
@@ -201,6 +233,9 @@ int sysfs_boot__collect(const struct boot_options *o, struct snapshot *s)
 		       o->agent);
 		return -ENOENT;
 	}
+	err = check_image(o->image);
+	if (err)
+		return err;
 	err = make_files(&b);
 	if (err)
 		return err;

@@ -49,7 +49,9 @@ static int write_entry(FILE *f, const struct entry *e, unsigned int ino)
 		    e->major, e->minor, namesize, 0) < 0 ||
 	    fwrite(e->name, 1, namesize, f) != namesize ||
 	    pad4(f, 110 + namesize) ||
-	    fwrite(e->data, 1, e->len, f) != e->len || pad4(f, e->len))
+	    /* directories and devices have no data, and e->data is NULL */
+	    (e->len && fwrite(e->data, 1, e->len, f) != e->len) ||
+	    pad4(f, e->len))
 		return -EIO;
 	return 0;
 }
