@@ -180,8 +180,8 @@ int types_ref_equiv(const struct snapshot *old, const struct snapshot *new,
 /* A member as the ABI sees it: anonymous aggregates flattened. */
 struct flat_member {
 	char *path;		/* "link_create.target_fd", malloc()ed */
-	struct type_member m;	/* offsets from the outer type's start;
-				 * strings and type_ref borrowed */
+	/* offsets from the outer type's start; strings and type_ref borrowed */
+	struct type_member m;
 };
 
 struct flat {

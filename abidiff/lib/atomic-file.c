@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "atomic-file.h"
+#include "compiler.h"
 #include "print.h"
 
 #define TEMP_SUFFIX	".XXXXXX"
@@ -25,9 +26,8 @@ static char temp_path[PATH_MAX];
 static volatile sig_atomic_t temp_armed;
 
 static const int cleanup_signals[] = { SIGHUP, SIGINT, SIGTERM };
-static struct sigaction old_actions[sizeof(cleanup_signals) /
-				     sizeof(cleanup_signals[0])];
-static bool installed[sizeof(cleanup_signals) / sizeof(cleanup_signals[0])];
+static struct sigaction old_actions[ARRAY_SIZE(cleanup_signals)];
+static bool installed[ARRAY_SIZE(cleanup_signals)];
 
 /*
  * Remove the temporary file and die of @sig as we would have without this
@@ -54,7 +54,7 @@ static void block_signals(sigset_t *old)
 	size_t i;
 
 	sigemptyset(&set);
-	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cleanup_signals); i++)
 		sigaddset(&set, cleanup_signals[i]);
 	sigprocmask(SIG_BLOCK, &set, old);
 }
@@ -70,7 +70,7 @@ static void install_handlers(void)
 	size_t i;
 
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cleanup_signals); i++) {
 		installed[i] = false;
 		if (sigaction(cleanup_signals[i], NULL, &old_actions[i]) ||
 		    old_actions[i].sa_handler != SIG_DFL)
@@ -83,7 +83,7 @@ static void restore_handlers(void)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cleanup_signals); i++)
 		if (installed[i])
 			sigaction(cleanup_signals[i], &old_actions[i], NULL);
 }

@@ -59,8 +59,8 @@ enum syscall_source {
  */
 struct type_ref {
 	int32_t base;		/* index into s->types.v, or -1: no type of it */
-	char *declarator;	/* "*", "[4]", "(*)(int)": spaces, const and
-				 * volatile dropped; malloc()ed, NULL for none */
+	/* "*", "[4]", "(*)(int)": spaces, const, volatile dropped; or NULL */
+	char *declarator;	/* malloc()ed */
 };
 
 struct syscall_arg {

@@ -477,8 +477,10 @@ static const char *first_name(Dwarf_Die *die, int depth)
 		name = dwarf_diename(&child);
 		if (name)
 			return name;
-		if (type_of(&child, &target) && kind_word(dwarf_tag(&target)) &&
-		    (name = first_name(&target, depth + 1)))
+		if (!type_of(&child, &target) || !kind_word(dwarf_tag(&target)))
+			continue;
+		name = first_name(&target, depth + 1);
+		if (name)
 			return name;
 	} while (!dwarf_siblingof(&child, &child));
 	return NULL;

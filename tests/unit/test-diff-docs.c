@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "diff/parts.h"
+#include "lib/compiler.h"
 #include "match/what-normal.h"
 
 static struct doc_entry *doc(struct snapshot *s, enum abi_level level,
@@ -88,14 +89,14 @@ static void test_normalize(void **state)
 	char *x, *y;
 
 	(void)state;
-	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(same); i++) {
 		x = what_pattern__normalize(same[i][0]);
 		y = what_pattern__normalize(same[i][1]);
 		assert_string_equal(x, y);
 		free(x);
 		free(y);
 	}
-	for (i = 0; i < sizeof(apart) / sizeof(apart[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(apart); i++) {
 		x = what_pattern__normalize(apart[i][0]);
 		y = what_pattern__normalize(apart[i][1]);
 		assert_string_not_equal(x, y);
