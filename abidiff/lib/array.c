@@ -35,3 +35,26 @@ size_t array__implied_alloc(size_t nr)
 		alloc *= 2;
 	return alloc;
 }
+
+int32_t array__find_name(const void *base, size_t nr, size_t size,
+			 size_t name_offset, const char *key, size_t len)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *rec = (const char *)base + mid * size;
+		const char *name = *(const char *const *)(rec + name_offset);
+		int c = name ? strncmp(name, key, len) : -1;
+
+		if (!c && name[len])
+			c = 1;
+		if (!c)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}

@@ -6,6 +6,7 @@
 #define KABIDIFF_ARRAY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * array__append() - append one zeroed element of @size bytes to the array
@@ -20,6 +21,14 @@ void *array__append(void **v, size_t *nr, size_t *alloc, size_t size);
  * elements, for arrays that keep no capacity field to stay small.
  */
 size_t array__implied_alloc(size_t nr);
+
+/*
+ * array__find_name() - the index of the record of @base (@nr records of
+ * @size bytes, sorted by the string at @name_offset, byte by byte, a NULL
+ * one first) whose string is the @len bytes at @key, or -1.
+ */
+int32_t array__find_name(const void *base, size_t nr, size_t size,
+			 size_t name_offset, const char *key, size_t len);
 
 #define ARRAY_APPEND(v, nr, alloc) \
 	array__append((void **)&(v), &(nr), &(alloc), sizeof(*(v)))

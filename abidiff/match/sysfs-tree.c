@@ -3,32 +3,19 @@
  * A snapshot's sysfs part as a tree: parents, children and link targets.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/array.h"
 #include "sysfs-tree.h"
 
 int32_t sysfs_tree__find(const struct sysfs_tree *t, const char *path,
 			 size_t len)
 {
-	size_t lo = 0, hi = t->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const char *p = t->v[mid].path;
-		int c = strncmp(p, path, len);
-
-		if (!c && p[len])
-			c = 1;
-		if (!c)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return array__find_name(t->v, t->nr, sizeof(*t->v),
+				offsetof(struct sysfs_node, path), path, len);
 }
 
 const char *sysfs_basename(const char *path)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -321,23 +322,8 @@ const char *type_spelling__unqualified(const char *spelling)
  */
 static int32_t find_type(const struct snapshot *s, const char *name, size_t len)
 {
-	size_t lo = 0, hi = s->types.nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const char *n = s->types.v[mid].name;
-		int c = n ? strncmp(n, name, len) : -1;
-
-		if (!c && n[len])
-			c = 1;
-		if (!c)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return array__find_name(s->types.v, s->types.nr, sizeof(*s->types.v),
+				offsetof(struct type_def, name), name, len);
 }
 
 /*
