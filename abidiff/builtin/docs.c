@@ -51,12 +51,9 @@ static void print_to_stdout(enum kabi_print_level level, const char *fmt,
 {
 	FILE *f = level == KABI_WARN ? stdout : stderr;
 
-	if (level > KABI_WARN)
-		return;
-	if (level == KABI_ERROR)
-		fputs("kabidiff: ", f);
-	vfprintf(f, fmt, ap);
-	fputc('\n', f);
+	if (level <= KABI_WARN)
+		kabi_vprint_line(f, level == KABI_ERROR ? "kabidiff: " : "",
+				 fmt, ap);
 }
 
 int do_docs_validate(int argc, char **argv)

@@ -564,7 +564,8 @@ out:
 	release(b);
 	git_libgit2_shutdown();
 	if (interrupted) {
-		fprintf(stderr, "kabidiff: interrupted; %s is as it was\n", repo);
+		kabi_print_line(stderr, "kabidiff: ", "interrupted; %s is as it was",
+				repo);
 		return 128 + interrupted;
 	}
 	return status;

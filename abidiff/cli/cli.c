@@ -19,22 +19,17 @@ int usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("kabidiff: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	kabi_vprint_line(stderr, "kabidiff: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return usage_hint(cmd);
 }
 
 void print_errors_only(enum kabi_print_level level, const char *fmt,
 		       va_list ap)
 {
-	if (level != KABI_ERROR)
-		return;
-	fputs("kabidiff: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	if (level == KABI_ERROR)
+		kabi_vprint_line(stderr, "kabidiff: ", fmt, ap);
 }
 
 double seconds_since(const struct timespec *start)

@@ -45,11 +45,12 @@ size_t utf8_char_len(const unsigned char *s, size_t n)
 
 /*
  * Walk @s and hand each piece of its quoted form to @emit: runs of bytes
- * that stand for themselves, and escapes.  Returns true when no piece needed
- * escaping.  The two quoting front ends below differ only in where the
- * pieces go.
+ * that stand for themselves, and escapes.  Backslashes and '"' are escaped
+ * too unless @keep_quotes.  Returns true when no piece needed escaping.
+ * The front ends below differ only in where the pieces go and in
+ * @keep_quotes.
  */
-static bool quote_walk(const char *s,
+static bool quote_walk(const char *s, bool keep_quotes,
 		       void (*emit)(const char *p, size_t len, void *ctx),
 		       void *ctx)
 {
@@ -61,7 +62,8 @@ static bool quote_walk(const char *s,
 		size_t len = utf8_char_len(p, rest);
 		char esc[5];
 
-		if (len && *p >= 0x20 && *p != 0x7f && *p != '\\' && *p != '"') {
+		if (len && *p >= 0x20 && *p != 0x7f &&
+		    (keep_quotes || (*p != '\\' && *p != '"'))) {
 			emit((const char *)p, len, ctx);
 		} else {
 			if (*p == '\n')
@@ -88,7 +90,7 @@ static void emit_nothing(const char *p, size_t len, void *ctx)
 
 int quote_needed(const char *s)
 {
-	return !quote_walk(s, emit_nothing, NULL);
+	return !quote_walk(s, false, emit_nothing, NULL);
 }
 
 static void emit_file(const char *p, size_t len, void *ctx)
@@ -101,8 +103,14 @@ int fputs_quoted(const char *s, FILE *f)
 	if (!quote_needed(s))
 		return fputs(s, f);
 	fputc('"', f);
-	quote_walk(s, emit_file, f);
+	quote_walk(s, false, emit_file, f);
 	return fputc('"', f) == EOF ? EOF : 0;
+}
+
+int fputs_escaped(const char *s, FILE *f)
+{
+	quote_walk(s, true, emit_file, f);
+	return ferror(f) ? EOF : 0;
 }
 
 struct quote_buf {
@@ -130,19 +138,25 @@ const char *quote_buf(char *buf, size_t size, const char *s)
 	struct quote_buf qb = { .buf = buf, .size = size, .len = 1 };
 
 	buf[0] = '"';
-	quote_walk(s, emit_buf, &qb);
+	quote_walk(s, false, emit_buf, &qb);
 	snprintf(buf + qb.len, size - qb.len, "%s\"", qb.cut ? "..." : "");
 	return buf;
+}
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+
+	return vasprintf(&s, fmt, ap) < 0 ? NULL : s;
 }
 
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
-	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
-	return n < 0 ? NULL : s;
+	return s;
 }

@@ -7,6 +7,7 @@
 #ifndef KABIDIFF_BYTES_H
 #define KABIDIFF_BYTES_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -34,6 +35,15 @@ int quote_needed(const char *s);
 int fputs_quoted(const char *s, FILE *f);
 
 /*
+ * fputs_escaped() - write @s to @f with the escapes of fputs_quoted() for
+ * control bytes, DEL and bytes that are not UTF-8, but with backslashes and
+ * '"' as they are and no quotes around: for a diagnostic, which must stay
+ * one line and must not drive the terminal whatever input it shows.
+ * Returns EOF on a write error, else 0.
+ */
+int fputs_escaped(const char *s, FILE *f);
+
+/*
  * quote_buf() - @s in double quotes with the escapes of fputs_quoted(),
  * always quoted, into @buf of @size bytes (@size >= 8), cut short with "..."
  * when it does not fit.  Returns @buf.  For messages.
@@ -42,5 +52,6 @@ const char *quote_buf(char *buf, size_t size, const char *s);
 
 /* xasprintf() - a malloc()ed, formatted string, or NULL (ENOMEM). */
 char *xasprintf(const char *fmt, ...) __printf(1, 2);
+char *xvasprintf(const char *fmt, va_list ap) __printf(1, 0);
 
 #endif /* KABIDIFF_BYTES_H */

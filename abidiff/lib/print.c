@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bytes.h"
 #include "print.h"
 
 /* Progress (KABI_INFO) is for a person watching, or asked for. */
@@ -21,15 +22,34 @@ static bool show_info(void)
 	return show;
 }
 
+void kabi_vprint_line(FILE *f, const char *prefix, const char *fmt,
+		      va_list ap)
+{
+	char *msg = xvasprintf(fmt, ap);
+
+	fputs(prefix, f);
+	/* out of memory: the format alone still says what went wrong */
+	fputs_escaped(msg ? msg : fmt, f);
+	fputc('\n', f);
+	free(msg);
+}
+
+void kabi_print_line(FILE *f, const char *prefix, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	kabi_vprint_line(f, prefix, fmt, ap);
+	va_end(ap);
+}
+
 static void default_print(enum kabi_print_level level, const char *fmt,
 			  va_list ap)
 {
 	if (level > KABI_INFO || (level == KABI_INFO && !show_info()))
 		return;
-	fputs(level == KABI_ERROR ? "kabidiff: " :
-	      level == KABI_WARN ? "kabidiff: warning: " : "kabidiff: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	kabi_vprint_line(stderr, level == KABI_WARN ? "kabidiff: warning: " :
+			 "kabidiff: ", fmt, ap);
 }
 
 static kabi_print_fn_t print_fn = default_print;

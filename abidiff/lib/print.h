@@ -11,6 +11,7 @@
 #define KABIDIFF_PRINT_H
 
 #include <stdarg.h>
+#include <stdio.h>
 
 #include "compiler.h"
 
@@ -43,6 +44,20 @@ kabi_print_fn_t kabi_set_print(kabi_print_fn_t fn);
  *	return -errno;
  */
 void __printf(2, 3) kabi_pr(enum kabi_print_level level, const char *fmt, ...);
+
+/*
+ * kabi_vprint_line() - write @prefix and the message to @f as one line.
+ *
+ * The message may show any input (a path, a value, a What: line): its
+ * control bytes, DEL and bytes that are not UTF-8 are escaped as
+ * fputs_escaped() does, so that it stays one line and cannot drive the
+ * terminal.  Every print callback and every message printed outside
+ * kabi_pr() goes through here.
+ */
+void kabi_vprint_line(FILE *f, const char *prefix, const char *fmt,
+		      va_list ap) __printf(3, 0);
+void kabi_print_line(FILE *f, const char *prefix, const char *fmt, ...)
+	__printf(3, 4);
 
 #define pr_err(fmt, ...)	kabi_pr(KABI_ERROR, fmt, ##__VA_ARGS__)
 #define pr_warn(fmt, ...)	kabi_pr(KABI_WARN, fmt, ##__VA_ARGS__)

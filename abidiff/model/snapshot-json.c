@@ -70,17 +70,16 @@ struct loader {
 static int __printf(3, 4)
 bad(const struct loader *ld, const struct jpath *jp, const char *fmt, ...)
 {
-	char where[512] = "", msg[256];
+	char where[512] = "", *msg;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	msg = xvasprintf(fmt, ap);
 	va_end(ap);
 	jpath_format(jp, where, sizeof(where));
-	if (where[0])
-		pr_err("%s: %s: %s", ld->file, where, msg);
-	else
-		pr_err("%s: %s", ld->file, msg);
+	pr_err("%s: %s%s%s", ld->file, where, where[0] ? ": " : "",
+	       msg ? msg : fmt);
+	free(msg);
 	return -EINVAL;
 }
 

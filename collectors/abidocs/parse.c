@@ -25,6 +25,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/bytes.h"
 #include "lib/print.h"
 #include "abidocs.h"
 
@@ -102,13 +103,16 @@ struct parser {
 
 static void __printf(2, 3) warn(struct parser *p, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
+	char *msg;
 
+	/* not cut short: a What: can be long, and the reason comes after it */
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	msg = xvasprintf(fmt, ap);
 	va_end(ap);
-	pr_warn("Documentation/ABI/%s#%u: %s", p->file, p->lineno, msg);
+	pr_warn("Documentation/ABI/%s#%u: %s", p->file, p->lineno,
+		msg ? msg : fmt);
+	free(msg);
 	p->st->warnings++;
 }
 

@@ -60,6 +60,28 @@ static void remove_files(const struct boot_files *b)
 }
 
 /*
+ * Report @intro, then each of the @len bytes of @text's lines as a message
+ * of its own, indented: a message is one line, and the guest's console
+ * ends its lines with "\r\n".
+ */
+static void quote_lines(const char *intro, const char *text, size_t len)
+{
+	const char *end = text + len, *eol;
+	size_t n;
+
+	pr_err("%s", intro);
+	for (; text < end; text = eol + 1) {
+		eol = memchr(text, '\n', end - text);
+		if (!eol)
+			eol = end;
+		n = eol - text;
+		if (n && text[n - 1] == '\r')
+			n--;
+		pr_err("  %.*s", (int)n, text);
+	}
+}
+
+/*
  * Quote the guest's console after an error: from its "Kernel panic" line
  * when it has one, else its last lines.
  */
@@ -86,7 +108,7 @@ static void quote_console(const char *path)
 			panic--;
 		p = panic;
 	}
-	pr_err("the guest's console ended with:\n%s", p);
+	quote_lines("the guest's console ended with:", p, buf + len - p);
 	free(buf);
 }
 
@@ -105,7 +127,7 @@ static void quote_qemu(const char *path)
 	while (len && buf[len - 1] == '\n')
 		len--;
 	if (len)
-		pr_err(QEMU " said:\n%.*s", (int)len, buf);
+		quote_lines(QEMU " said:", buf, len);
 	free(buf);
 }
 

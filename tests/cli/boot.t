@@ -43,7 +43,7 @@ for KABIDIFF in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
 	is "$status:$err:$(ls "$TMP/out.json" 2>/dev/null)" \
 	   "2:kabidiff: qemu-system-x86_64 exited with status 1 booting $TMP/bzImage
 kabidiff: qemu-system-x86_64 said:
-qemu-system-x86_64: warning: something is off
+kabidiff:   qemu-system-x86_64: warning: something is off
 kabidiff: the guest wrote nothing on its console:" \
 	   "a QEMU that fails: its status in words and what it said, no snapshot ($name)"
 
