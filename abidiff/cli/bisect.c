@@ -104,7 +104,8 @@ static int make_state_dir(struct bisect *b, const char *repo_path)
 	if (!real)
 		return -errno;
 	if (b->o->config)
-		err = read_file_or_report(b->o->config, &config, &len);
+		err = read_file_or_report(b->o->config, SMALL_FILE_MAX, &config,
+					  &len);
 	parts[0] = real;
 	parts[1] = config ? config : "";
 	parts[2] = b->o->build_cmd ? b->o->build_cmd : "";
@@ -235,8 +236,8 @@ static bool last_checkout(struct bisect *b, git_oid *id)
 	bool known;
 
 	/* read_file() reports nothing: no file is no error */
-	known = !read_file(b->checked_out, &hex, &len) && len >= GIT_OID_HEXSZ &&
-		!git_oid_fromstrn(id, hex, GIT_OID_HEXSZ);
+	known = !read_file(b->checked_out, SMALL_FILE_MAX, &hex, &len) &&
+		len >= GIT_OID_HEXSZ && !git_oid_fromstrn(id, hex, GIT_OID_HEXSZ);
 	free(hex);
 	return known;
 }

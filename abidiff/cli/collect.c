@@ -166,7 +166,7 @@ static int read_stream(const char *path, struct snapshot *s)
 {
 	char *buf = NULL;
 	size_t len;
-	int err = read_file_or_report(path, &buf, &len);
+	int err = read_file_or_report(path, STREAM_FILE_MAX, &buf, &len);
 
 	if (!err)
 		err = sysfs_stream__read((unsigned char *)buf, len, path, false, s);

@@ -9,61 +9,82 @@
 #include "fileio.h"
 #include "print.h"
 
-int read_file(const char *path, char **buf, size_t *len)
+/* The first buffer: what fstat() says, or 64 KiB for a pipe or a device. */
+static size_t first_alloc(size_t hint, size_t max)
 {
-	size_t alloc = 0, n = 0;
-	struct stat st;
-	char *p = NULL;
-	int fd, err = 0;
-	ssize_t got;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		err = -errno;
-		goto out;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		err = -EISDIR;
-		goto out;
-	}
-	do {
-		if (n + 1 >= alloc) {
-			char *q;
-
-			alloc = alloc ? alloc * 2 : 65536;
-			q = realloc(p, alloc);
-			if (!q) {
-				err = -ENOMEM;
-				goto out;
-			}
-			p = q;
-		}
-		got = read(fd, p + n, alloc - n - 1);
-		if (got < 0 && errno != EINTR) {
-			err = -errno;
-			goto out;
-		}
-		if (got > 0)
-			n += got;
-	} while (got);
-out:
-	if (fd >= 0)
-		close(fd);
-	if (err) {
-		free(p);
-		return err;
-	}
-	p[n] = '\0';
-	*buf = p;
-	*len = n;
-	return 0;
+	if (!hint)
+		hint = 65536;
+	return (hint < max ? hint : max) + 1;
 }
 
-int read_file_or_report(const char *path, char **buf, size_t *len)
+int read_fd(int fd, size_t max, size_t hint, char **buf, size_t *len)
 {
-	int err = read_file(path, buf, len);
+	size_t alloc = first_alloc(hint, max), n = 0;
+	char *p = malloc(alloc + 1), *q;
+	ssize_t got;
 
-	if (err)
+	while (p) {
+		if (n == alloc) {
+			/* one byte past @max tells a file of @max bytes apart */
+			if (alloc > max)
+				break;
+			alloc = alloc * 2 > max ? max + 1 : alloc * 2;
+			q = realloc(p, alloc + 1);
+			if (!q)
+				break;
+			p = q;
+		}
+		got = read(fd, p + n, alloc - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int err = -errno;
+
+			free(p);
+			return err;
+		}
+		if (!got) {
+			p[n] = '\0';
+			*buf = p;
+			*len = n;
+			return 0;
+		}
+		n += got;
+	}
+	free(p);
+	return n > max ? -EFBIG : -ENOMEM;
+}
+
+int read_file(const char *path, size_t max, char **buf, size_t *len)
+{
+	struct stat st;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st))
+		err = -errno;
+	else if (S_ISDIR(st.st_mode))
+		err = -EISDIR;
+	else if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > max)
+		err = -EFBIG;	/* known before reading it */
+	else
+		err = read_fd(fd, max, S_ISREG(st.st_mode) ? st.st_size : 0,
+			      buf, len);
+	close(fd);
+	return err;
+}
+
+int read_file_or_report(const char *path, size_t max, char **buf,
+			size_t *len)
+{
+	int err = read_file(path, max, buf, len);
+
+	if (err == -EFBIG)
+		pr_err("%s: larger than %zu MiB, the most kabidiff reads of such a file",
+		       path, max >> 20);
+	else if (err)
 		pr_err("%s: %s", path, strerror(-err));
 	return err;
 }

@@ -5,20 +5,40 @@
 #include <stddef.h>
 
 /*
- * read_file() - read all of @path into a malloc()ed buffer.
+ * Every file kabidiff reads has a size limit, so that a wrong argument
+ * (/dev/zero, a disk image) fails with a message instead of eating the
+ * machine's memory.  Whole MiB, for read_file_or_report()'s message.
  *
- * Stores the buffer in *@buf (NUL-terminated, for convenience) and its length
- * without the NUL in *@len.  Returns 0 or -errno (-EISDIR for a directory,
- * -ENOMEM), and reports nothing: what a failure means is the caller's to
- * say, and a caller that only asks whether the file is there need not
- * silence kabi_pr() to ask.
+ * SMALL_FILE_MAX: what a person writes (policy and waiver files, a .config,
+ * a syscall table) and what a tool logs (QEMU's output, the guest's console).
  */
-int read_file(const char *path, char **buf, size_t *len);
+#define SMALL_FILE_MAX		((size_t)16 << 20)
+
+/*
+ * read_fd() - read @fd to its end into a malloc()ed buffer.
+ *
+ * At most @max bytes: more is -EFBIG.  @hint is the size expected (0 when
+ * unknown), for the first buffer.  Stores the buffer in *@buf
+ * (NUL-terminated, for convenience) and its length without the NUL in
+ * *@len.  Returns 0 or -errno (-EFBIG, -ENOMEM), reports nothing.
+ */
+int read_fd(int fd, size_t max, size_t hint, char **buf, size_t *len);
+
+/*
+ * read_file() - read all of @path, at most @max bytes, as read_fd() does.
+ *
+ * Returns 0 or -errno (-EISDIR for a directory, -EFBIG, -ENOMEM), and
+ * reports nothing: what a failure means is the caller's to say, and a
+ * caller that only asks whether the file is there need not silence
+ * kabi_pr() to ask.
+ */
+int read_file(const char *path, size_t max, char **buf, size_t *len);
 
 /*
  * read_file_or_report() - read_file(), reporting a failure through kabi_pr()
- * as "PATH: reason" (the strerror() of the error).
+ * as "PATH: reason" (the strerror() of the error, or the limit for -EFBIG).
  */
-int read_file_or_report(const char *path, char **buf, size_t *len);
+int read_file_or_report(const char *path, size_t max, char **buf,
+			size_t *len);
 
 #endif /* KABIDIFF_FILEIO_H */

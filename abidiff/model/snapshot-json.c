@@ -1100,7 +1100,7 @@ struct snapshot *snapshot__load(const char *path)
 	size_t len;
 	int err;
 
-	err = read_file_or_report(path, &buf, &len);
+	err = read_file_or_report(path, SNAPSHOT_FILE_MAX, &buf, &len);
 	if (err)
 		goto out;
 	if (!len) {

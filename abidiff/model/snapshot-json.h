@@ -14,10 +14,17 @@
 #include "model.h"
 
 /*
+ * The largest snapshot file kabidiff reads: a live /sys of a large machine
+ * with its values is some hundred MB.
+ */
+#define SNAPSHOT_FILE_MAX	((size_t)1 << 30)
+
+/*
  * snapshot__load() - read the snapshot in file @path.
  *
  * Returns an owned snapshot in canonical order, or NULL with errno set:
- * ENOENT, EISDIR, ... when the file cannot be read, EINVAL when it is not a
+ * ENOENT, EISDIR, EFBIG (over SNAPSHOT_FILE_MAX), ... when the file cannot
+ * be read, EINVAL when it is not a
  * valid snapshot, EPROTONOSUPPORT for a newer format version, ENOMEM.  The
  * reason is reported through kabi_pr() as one line naming @path and, for
  * JSON syntax errors, the line and column, else the path of the offending

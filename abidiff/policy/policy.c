@@ -133,7 +133,7 @@ static int read_lines(const char *path, int max_fields, line_fn fn,
 	char *buf = NULL, *line, *next;
 	unsigned int nr = 0;
 	size_t len;
-	int err = read_file_or_report(path, &buf, &len);
+	int err = read_file_or_report(path, SMALL_FILE_MAX, &buf, &len);
 
 	if (!err && memchr(buf, '\0', len)) {
 		pr_err("%s: not a text file (it holds a NUL byte)", path);

@@ -278,48 +278,6 @@ static int too_big(const char *path)
 	return -EFBIG;
 }
 
-/* Up to ABIDOCS_MAX_FILE bytes of @fd (@path) into *@buf; -errno, reported. */
-static int read_capped(int fd, const char *path, size_t hint, char **buf,
-		       size_t *len)
-{
-	size_t alloc = (hint < ABIDOCS_MAX_FILE ? hint : ABIDOCS_MAX_FILE) + 1;
-	size_t n = 0;
-	char *b = malloc(alloc + 1), *nb;
-	ssize_t r;
-
-	while (b) {
-		if (n == alloc) {
-			if (alloc > ABIDOCS_MAX_FILE)
-				break;
-			alloc = alloc * 2 > ABIDOCS_MAX_FILE ?
-				ABIDOCS_MAX_FILE + 1 : alloc * 2;
-			nb = realloc(b, alloc + 1);
-			if (!nb)
-				break;
-			b = nb;
-		}
-		r = read(fd, b + n, alloc - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int err = -errno;
-
-			pr_err("%s: %s", path, strerror(-err));
-			free(b);
-			return err;
-		}
-		if (!r) {
-			b[n] = '\0';
-			*buf = b;
-			*len = n;
-			return 0;
-		}
-		n += r;
-	}
-	free(b);
-	return n > ABIDOCS_MAX_FILE ? too_big(path) : -ENOMEM;
-}
-
 static int disk_read(void *ctx, const char *rel, char **buf, size_t *len)
 {
 	struct disk *d = ctx;
@@ -345,7 +303,11 @@ static int disk_read(void *ctx, const char *rel, char **buf, size_t *len)
 	} else if ((unsigned long long)st.st_size > ABIDOCS_MAX_FILE) {
 		err = too_big(path);
 	} else {
-		err = read_capped(fd, path, st.st_size, buf, len);
+		err = read_fd(fd, ABIDOCS_MAX_FILE, st.st_size, buf, len);
+		if (err == -EFBIG)
+			err = too_big(path);	/* it grew since fstat() */
+		else if (err && err != -ENOMEM)
+			pr_err("%s: %s", path, strerror(-err));
 	}
 	close(fd);
 	return err;

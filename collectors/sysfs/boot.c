@@ -91,7 +91,7 @@ static void quote_console(const char *path)
 	char *buf, *p, *panic;
 
 	/* no console (QEMU did not get that far) is nothing to quote */
-	if (read_file(path, &buf, &len))
+	if (read_file(path, SMALL_FILE_MAX, &buf, &len))
 		return;
 	if (!len) {
 		pr_err("the guest wrote nothing on its console");
@@ -122,7 +122,7 @@ static void quote_qemu(const char *path)
 	size_t len;
 	char *buf;
 
-	if (read_file(path, &buf, &len))
+	if (read_file(path, SMALL_FILE_MAX, &buf, &len))
 		return;
 	while (len && buf[len - 1] == '\n')
 		len--;
@@ -137,7 +137,7 @@ static void report_agent(const char *console)
 	char *buf, *line, *end;
 	size_t len;
 
-	if (read_file(console, &buf, &len))
+	if (read_file(console, SMALL_FILE_MAX, &buf, &len))
 		return;
 	line = strstr(buf, "kabi-agent: done:");
 	if (line) {
@@ -267,7 +267,8 @@ int sysfs_boot__collect(const struct boot_options *o, struct snapshot *s)
 	if (!err)
 		report_agent(b.console);
 	if (!err)
-		err = read_file_or_report(b.stream, &buf, &len);
+		err = read_file_or_report(b.stream, STREAM_FILE_MAX, &buf,
+					  &len);
 	if (!err) {
 		err = sysfs_stream__read((unsigned char *)buf, len, o->image,
 					 o->keep_raw, s);

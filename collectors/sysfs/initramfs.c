@@ -91,7 +91,7 @@ int initramfs__write(const char *path, const char *init)
 	char *data;
 	int err;
 
-	err = read_file_or_report(init, &data, &len);
+	err = read_file_or_report(init, SMALL_FILE_MAX, &data, &len);
 	if (err)
 		return err;
 	entries[a.nr - 1].data = data;

@@ -11,6 +11,10 @@
 #include <stddef.h>
 
 #include "model/model.h"
+#include "model/snapshot-json.h"
+
+/* The largest agent stream kabidiff reads: as large as a snapshot. */
+#define STREAM_FILE_MAX		SNAPSHOT_FILE_MAX
 
 /*
  * value__shape() - what kind of content the @len bytes at @v are: an

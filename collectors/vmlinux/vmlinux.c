@@ -141,7 +141,7 @@ static int read_tbl(struct collect *c, const char *path)
 {
 	char *buf = NULL, *line, *next;
 	size_t len;
-	int err = read_file(path, &buf, &len);
+	int err = read_file(path, SMALL_FILE_MAX, &buf, &len);
 
 	/* out of memory is reported once, by vmlinux__collect() */
 	if (err && err != -ENOMEM)

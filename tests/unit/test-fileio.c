@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests for fileio.c: read_file() returns -errno and reports nothing;
- * read_file_or_report() reports one "PATH: reason" line.  And for
+ * read_file_or_report() reports one "PATH: reason" line; neither reads past
+ * its limit.  And for
  * atomic-file.c: a stream left in error is a failed write, whatever errno
  * says by then; a file keeps its mode; a name too long for ".NAME.XXXXXX"
  * still works; a signal during the write removes the temporary file and
@@ -55,17 +56,23 @@ static void write_tmp(const char *name, const char *data, size_t len)
 	assert_int_equal(fclose(f), 0);
 }
 
-/* read_file() of @path, checking that it reports nothing */
-static int read_silently(const char *path, char **buf, size_t *len)
+/* read_file() of @path with limit @max, checking that it reports nothing */
+static int read_silently_max(const char *path, size_t max, char **buf,
+			     size_t *len)
 {
 	kabi_print_fn_t old = kabi_set_print(capture);
 	int err;
 
 	messages = 0;
-	err = read_file(path, buf, len);
+	err = read_file(path, max, buf, len);
 	kabi_set_print(old);
 	assert_int_equal(messages, 0);
 	return err;
+}
+
+static int read_silently(const char *path, char **buf, size_t *len)
+{
+	return read_silently_max(path, SMALL_FILE_MAX, buf, len);
 }
 
 static void test_read_file_reads(void **state)
@@ -121,6 +128,62 @@ static void test_read_file_fails_silently(void **state)
 	assert_null(buf);
 }
 
+/*
+ * Nothing reads past its limit: a file of @max bytes is read, one byte more
+ * is -EFBIG, whether fstat() knows the size (a regular file) or not (a
+ * pipe, /dev/zero); read_file_or_report() names the limit.
+ */
+static void test_read_file_limit(void **state)
+{
+	size_t max = 100000, len;
+	char *data = calloc(1, max + 1), *buf = NULL;
+	char expected[1200];
+	kabi_print_fn_t old;
+	int fds[2];
+
+	assert_non_null(data);
+	write_tmp("max", data, max);
+	assert_int_equal(read_silently_max(tmp_path("max"), max, &buf, &len), 0);
+	assert_int_equal(len, max);
+	free(buf);
+	buf = NULL;
+	write_tmp("over", data, max + 1);
+	assert_int_equal(read_silently_max(tmp_path("over"), max, &buf, &len),
+			 -EFBIG);
+
+	/* a pipe of more than @max bytes, the size unknown to fstat() */
+	assert_int_equal(pipe(fds), 0);
+	if (fork() == 0) {
+		close(fds[0]);
+		while (write(fds[1], data, max + 1) > 0)
+			;
+		_exit(0);
+	}
+	close(fds[1]);
+	assert_int_equal(read_fd(fds[0], max, 0, &buf, &len), -EFBIG);
+	close(fds[0]);
+	wait(NULL);
+	assert_null(buf);
+
+	old = kabi_set_print(capture);
+	messages = 0;
+	assert_int_equal(read_file_or_report(tmp_path("over"), (size_t)1 << 20,
+					     &buf, &len), 0);
+	free(buf);
+	buf = NULL;
+	assert_int_equal(read_file_or_report("/dev/zero", (size_t)1 << 20, &buf,
+					     &len), -EFBIG);
+	kabi_set_print(old);
+	snprintf(expected, sizeof(expected),
+		 "/dev/zero: larger than 1 MiB, the most kabidiff reads of such a file");
+	assert_int_equal(messages, 1);
+	assert_string_equal(last_message, expected);
+	assert_null(buf);
+	free(data);
+	unlink(tmp_path("max"));
+	unlink(tmp_path("over"));
+}
+
 /* read_file_or_report(): the line read_file() printed before, once. */
 static void expect_report(const char *path, int err, const char *reason)
 {
@@ -130,7 +193,7 @@ static void expect_report(const char *path, int err, const char *reason)
 	size_t len;
 
 	messages = 0;
-	assert_int_equal(read_file_or_report(path, &buf, &len), err);
+	assert_int_equal(read_file_or_report(path, SMALL_FILE_MAX, &buf, &len), err);
 	kabi_set_print(old);
 	snprintf(expected, sizeof(expected), "%s: %s", path, reason);
 	assert_int_equal(messages, 1);
@@ -150,7 +213,8 @@ static void test_read_file_or_report(void **state)
 	write_tmp("ok", "ok\n", 3);
 	old = kabi_set_print(capture);
 	messages = 0;
-	assert_int_equal(read_file_or_report(tmp_path("ok"), &buf, &len), 0);
+	assert_int_equal(read_file_or_report(tmp_path("ok"), SMALL_FILE_MAX, &buf,
+					     &len), 0);
 	kabi_set_print(old);
 	assert_int_equal(messages, 0);
 	assert_string_equal(buf, "ok\n");
@@ -204,13 +268,15 @@ static void test_atomic_write_stream_error(void **state)
 	assert_int_equal(messages, 1);
 	assert_string_equal(last_message, expected);
 	/* the old file is left as it was, and no temporary file */
-	assert_int_equal(read_file(tmp_path("target"), &buf, &len), 0);
+	assert_int_equal(read_file(tmp_path("target"), SMALL_FILE_MAX, &buf,
+				   &len), 0);
 	assert_string_equal(buf, "old\n");
 	free(buf);
 	assert_int_equal(dir_entries(), 1);
 
 	assert_int_equal(atomic_write(tmp_path("target"), write_ok, NULL), 0);
-	assert_int_equal(read_file(tmp_path("target"), &buf, &len), 0);
+	assert_int_equal(read_file(tmp_path("target"), SMALL_FILE_MAX, &buf,
+				   &len), 0);
 	assert_string_equal(buf, "new\n");
 	free(buf);
 	assert_int_equal(dir_entries(), 1);
@@ -297,7 +363,8 @@ static void test_atomic_write_signal_handled(void **state)
 	assert_int_equal(atomic_write(tmp_path("target"), write_then_signal,
 				      &sig), 0);
 	assert_int_equal(caught, SIGTERM);
-	assert_int_equal(read_file(tmp_path("target"), &buf, &len), 0);
+	assert_int_equal(read_file(tmp_path("target"), SMALL_FILE_MAX, &buf,
+				   &len), 0);
 	assert_string_equal(buf, "partialrest\n");
 	free(buf);
 	assert_int_equal(dir_entries(), 1);
@@ -323,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_read_file_reads),
 		cmocka_unit_test(test_read_file_large),
 		cmocka_unit_test(test_read_file_fails_silently),
+		cmocka_unit_test(test_read_file_limit),
 		cmocka_unit_test(test_read_file_or_report),
 		cmocka_unit_test(test_atomic_write_stream_error),
 		cmocka_unit_test(test_atomic_write_keeps_mode),
