@@ -99,6 +99,24 @@ static int check_parts(const struct snapshot *old, const struct snapshot *new,
 }
 
 /*
+ * The sysfs tree, syscalls and types of two architectures differ in
+ * everything: comparing them would report the architecture, not a break.
+ * Only the documentation, which is the same for all, may be compared.
+ */
+static int check_arch(const struct snapshot *old, const struct snapshot *new,
+		      const char *old_name, const char *new_name,
+		      unsigned int parts)
+{
+	const char *a = old->kernel.arch, *b = new->kernel.arch;
+
+	if (!a || !b || !strcmp(a, b) || parts == 1u << PART_DOCS)
+		return 0;
+	pr_err("%s is of architecture %s and %s of %s: the ABIs of two architectures cannot be compared (--parts docs compares their documentation)",
+	       old_name, a, new_name, b);
+	return -EINVAL;
+}
+
+/*
  * diff__run() on the parts to compare: on copies of @old and @new whose
  * other parts are marked not collected.  Without docs OLD keeps its
  * entries, which give the levels and tell instances from interfaces; only
@@ -111,6 +129,8 @@ static int diff_parts(const struct snapshot *old, const struct snapshot *new,
 	struct snapshot a = *old, b = *new;
 	int err = check_parts(old, new, old_name, new_name, parts);
 
+	if (!err)
+		err = check_arch(old, new, old_name, new_name, parts);
 	if (err)
 		return err;
 	if (!wanted(parts, PART_SYSFS))
