@@ -458,22 +458,28 @@ static int visit(const struct walk_node *node, void *ctx)
 static void __noreturn walker(struct agent *a)
 {
 	struct shared *s = a->shared;
+	struct walk_stop stop;
 	size_t i;
 	int ret;
 
 	for (i = a->resume_tree; i < a->nr_trees; i++) {
 		a->tree = &a->trees[i];
 		s->tree = i;
-		ret = walk_tree(a->tree->root, WALK_FILE_MODES, visit, a);
+		ret = walk_tree(a->tree->root, WALK_FILE_MODES, visit, a, &stop);
 		a->resuming = false;
 		if (ret > 0) {
 			s->error = s->out.error;
 			_exit(1);
 		}
-		if (ret == -ENOENT && a->tree->optional) {
+		if (ret == -ENOENT && !*stop.path && a->tree->optional) {
 			say("no %s in this kernel", a->tree->root);
 		} else if (ret < 0) {
-			say("cannot read %s: %s", a->tree->root, strerror(-ret));
+			if (*stop.path)
+				say("%s/%s: %s", a->tree->root, stop.path,
+				    stop.reason);
+			else
+				say("cannot read %s: %s", a->tree->root,
+				    stop.reason);
 			s->error = ret;
 			_exit(1);
 		}

@@ -48,11 +48,13 @@ int sysfs_dir__collect(const char *dir, const char *prefix, bool modes,
 		       struct snapshot *s)
 {
 	struct collect c = { .prefix = prefix, .s = s };
+	struct walk_stop stop;
 	int err;
 
 	s->sysfs.collected = true;
-	err = walk_tree(dir, modes ? WALK_FILE_MODES : 0, add_node, &c);
+	err = walk_tree(dir, modes ? WALK_FILE_MODES : 0, add_node, &c, &stop);
 	if (err)
-		pr_err("%s: %s", dir, strerror(-err));
+		pr_err("%s%s%s: %s", dir, *stop.path ? "/" : "", stop.path,
+		       stop.reason ? stop.reason : strerror(-err));
 	return err;
 }

@@ -17,7 +17,10 @@
  * Records path, kind, link targets and, with @modes, the permission bits of
  * files (a stat each; without, a file's mode is 0); values are not read.
  * Links are not followed and other filesystems mounted inside are not entered.
- * Marks the sysfs part collected.  Returns 0 or -errno (reported).
+ * Marks the sysfs part collected.  Returns 0 or -errno, reported as one line
+ * naming the node where the walk stopped: a tree deeper or with longer
+ * paths than the walk's limits (guest-agent/walk.h), or running out of
+ * descriptors, is an error, never a tree with fewer nodes.
  */
 int sysfs_dir__collect(const char *dir, const char *prefix, bool modes,
 		       struct snapshot *s);
