@@ -139,9 +139,13 @@ struct agent {
 /* where messages for humans go: stderr on the host, the console as PID 1 */
 static int msg_fd = STDERR_FILENO;
 
+/*
+ * One line for humans.  Room for the longest a message names: a root and
+ * a path below it, each up to PATH_MAX, and the reason after them.
+ */
 static void __printf(1, 2) say(const char *fmt, ...)
 {
-	char line[1024];
+	char line[3 * PATH_MAX];
 	va_list ap;
 	int n;
 
@@ -639,7 +643,9 @@ static int watch(struct agent *a)
 
 /*
  * Write the whole stream for @trees to @fd.  Returns 0 or -errno; the
- * stream has its trailer only when it is 0.
+ * stream has its trailer only when it is 0.  A walk that fails still sends
+ * the nodes it got to, so that the reader says where the stream ends
+ * rather than that there is none.
  */
 static int dump(struct agent *a, int fd, const struct tree *trees, size_t nr)
 {
@@ -659,11 +665,11 @@ static int dump(struct agent *a, int fd, const struct tree *trees, size_t nr)
 	s->out.fd = fd;
 	put_header(a, &u);
 	ret = watch(a);
-	if (!ret) {
+	if (!ret)
 		put_trailer(&s->out, s->nodes);
-		out_flush(&s->out);
+	out_flush(&s->out);
+	if (!ret)
 		ret = s->out.error;
-	}
 	if (s->out.error)
 		say("cannot write the stream: %s", strerror(-s->out.error));
 	return ret;
@@ -801,8 +807,9 @@ static void run_guest(struct agent *a)
 	say("%s: streaming /sys and /proc/sys to %s", KABIDIFF_VERSION,
 	    AGENT_CHANNEL);
 	ret = dump(a, fd, guest_trees, ARRAY_SIZE(guest_trees));
-	if (!ret)
-		tcdrain(fd);	/* every byte on the wire before power-off */
+	/* every byte on the wire before power-off, a failed walk's too */
+	if (a->shared && !a->shared->out.error)
+		tcdrain(fd);
 	close(fd);
 	if (!a->shared)
 		return;

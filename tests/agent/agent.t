@@ -339,9 +339,21 @@ check_usage "--read-timeout 0" \
 check_usage "a relative --prefix" \
 	"--prefix wants an absolute path without a trailing '/', not sys; try --help" \
 	--root "$TREE" --prefix sys
-check_usage "a missing root" \
+# check_failed NAME MESSAGE ARGS...: exit 2, MESSAGE on stderr, and the
+# stream as far as the walk went: here the header, no node, no trailer
+check_failed() {
+	name=$1 message=$2
+	shift 2
+	"$AGENT" "$@" >"$TMP/out" 2>"$TMP/err" 3<&-
+	status=$?
+	$STREAM verify "$TMP/out" >/dev/null 2>"$TMP/verify"
+	is "$status:$(cat "$TMP/err"):$(cut -d' ' -f2- "$TMP/verify")" \
+	   "2:kabi-agent: $message:byte $(wc -c <"$TMP/out"): no trailer: the stream ends after 0 nodes" \
+	   "$name"
+}
+check_failed "a missing root" \
 	"cannot read $TMP/nowhere: No such file or directory" --root "$TMP/nowhere"
-check_usage "a root that is a file" \
+check_failed "a root that is a file" \
 	"cannot read $TREE/plain: Not a directory" --root "$TREE/plain"
 "$AGENT" --root "$TREE" >/dev/full 2>"$TMP/err" 3<&-
 is "$?:$(cat "$TMP/err")" \
