@@ -120,6 +120,10 @@ $(O)/kabi-agent: $(AGENT_OBJS)
 $(O)/kabi-agent-static: $(AGENT_OBJS)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -static -o $@ $^
 
+# and with ASan+UBSan, for the tests that feed it hostile trees
+$(ASAN_O)/kabi-agent: $(AGENT_OBJS:$(O)/%=$(ASAN_O)/%)
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $^
+
 $(ASAN_O)/kabidiff: $(CLI_OBJS:$(O)/%=$(ASAN_O)/%) $(LIB_OBJS:$(O)/%=$(ASAN_O)/%)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $^ $(LIBS)
 
@@ -182,7 +186,7 @@ deps:
 check: deps
 	$(Q)$(MAKE) --no-print-directory test
 
-test: check-layers all $(ASAN_O)/kabidiff $(UNIT_BINS)
+test: check-layers all $(ASAN_O)/kabidiff $(ASAN_O)/kabi-agent $(UNIT_BINS)
 	$(PROVE) $(PROVE_FLAGS) $(UNIT_BINS) tests/cli/*.t tests/agent/*.t tests/kernel/*.t
 
 # Every file includes only what its layer may (docs/design.md).
