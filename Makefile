@@ -29,8 +29,8 @@ BASIC_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE -Wall -Wformat=2 -MMD -MP \
 		   -include abidiff/lib/banned.h \
 		   -DKABIDIFF_VERSION='"$(VERSION)"' \
 		   -DKABIDIFF_LIBEXECDIR='"$(LIBEXECDIR)"' \
-		   $(shell $(PKG_CONFIG) --cflags jansson libdw libgit2 2>/dev/null)
-LIBS		:= $(shell $(PKG_CONFIG) --libs jansson libdw libgit2 2>/dev/null)
+		   $(shell $(PKG_CONFIG) --cflags jansson libdw libgit2 capstone 2>/dev/null)
+LIBS		:= $(shell $(PKG_CONFIG) --libs jansson libdw libgit2 capstone 2>/dev/null)
 TEST_LIBS	:= $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 SANITIZE	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
 		   -fno-sanitize-recover=all
@@ -70,7 +70,8 @@ COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
 		   $(addprefix collectors/sysfs/,sysfs-dir.c stream-reader.c \
 			initramfs.c boot.c) \
 		   guest-agent/walk.c \
-		   $(addprefix collectors/vmlinux/,kimage.c types.c vmlinux.c)
+		   $(addprefix collectors/vmlinux/,kimage.c syscall-switch.c types.c \
+			vmlinux.c)
 LIB_SRCS	:= $(BASE_SRCS) $(ENGINE_SRCS) $(COLLECTOR_SRCS)
 CLI_SRCS	:= abidiff/main.c \
 		   $(addprefix abidiff/cli/,cli.c commands.c options.c judge.c \
@@ -89,7 +90,7 @@ UNIT_BINS	:= $(UNIT_TESTS:%=$(O)/tests/unit/%) \
 
 # Debian packages: what building, testing and running need.
 DEB_PACKAGES	:= gcc make pkg-config libjansson-dev libdw-dev libelf-dev \
-		   libgit2-dev \
+		   libgit2-dev libcapstone-dev \
 		   libcmocka-dev perl \
 		   python3 python3-jsonschema valgrind xz-utils time dwarves \
 		   qemu-system-x86 \
