@@ -81,7 +81,7 @@ CLI_SRCS	:= abidiff/main.c \
 UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \
 		   test-abidocs test-docmatch test-diff-types test-diff-layout \
 		   test-diff-docs test-diff-sysfs test-print test-fileio \
-		   test-vmlinux-oom test-policy
+		   test-vmlinux-oom test-policy test-syscall-switch
 
 LIB_OBJS	:= $(LIB_SRCS:%.c=$(O)/%.o)
 CLI_OBJS	:= $(CLI_SRCS:%.c=$(O)/%.o)

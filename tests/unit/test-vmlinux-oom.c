@@ -10,6 +10,10 @@
  * make go to the __wrap_ functions here.  Allocations inside libelf and
  * libdw are theirs and not counted.  Under ASan the same run also finds
  * what a failure path leaks.
+ *
+ * The same for syscall_switch__decode() on a switch of switch.elf: each
+ * failure returns -ENOMEM, reports nothing (its caller says it) and leaves
+ * the map empty.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -24,11 +28,14 @@
 
 #include <cmocka.h>
 
+#include "collectors/vmlinux/kimage.h"
+#include "collectors/vmlinux/syscall-switch.h"
 #include "collectors/vmlinux/vmlinux.h"
 #include "lib/print.h"
 #include "model/model.h"
 
 #define MINI	SRCDIR "/tests/fixtures/vmlinux/mini.elf"
+#define SWITCH	SRCDIR "/tests/fixtures/vmlinux/switch.elf"
 
 void *__real_malloc(size_t size);
 void *__real_calloc(size_t nmemb, size_t size);
@@ -167,6 +174,40 @@ static void test_vmlinux_oom_with_table(void **state)
 	every_allocation_fails(tbl);
 }
 
+/* the x32-like jump tables: forks, table reads, names for 518 numbers */
+static void test_switch_oom(void **state)
+{
+	kabi_print_fn_t old = kabi_set_print(capture);
+	struct switch_map map;
+	struct kimage k;
+	unsigned long n;
+	int err;
+
+	assert_int_equal(kimage__open(&k, SWITCH), 0);
+	for (n = 1;; n++) {
+		errors[0] = '\0';
+		nr_errors = 0;
+		allocations = 0;
+		fail_at = n;
+		err = syscall_switch__decode(&k, "table_x32_sys_call", "__x64_", &map);
+		fail_at = 0;
+		if (allocations < n)
+			break;
+		if (err != -ENOMEM || nr_errors || map.nr || map.v || map.def.name) {
+			kabi_set_print(old);
+			fail_msg("allocation %lu failing: returned %d, reported:\n%s",
+				 n, err, errors);
+		}
+	}
+	kabi_set_print(old);
+	assert_int_equal(err, 0);
+	assert_int_equal(map.nr, 518);
+	switch_map__release(&map);
+	kimage__close(&k);
+	assert_true(n > 20);
+	print_message("# %lu allocations, each failed once\n", n - 1);
+}
+
 static int set_up(void **state)
 {
 	static const char lines[] =
@@ -196,6 +237,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vmlinux_oom),
 		cmocka_unit_test(test_vmlinux_oom_with_table),
+		cmocka_unit_test(test_switch_oom),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
