@@ -82,11 +82,14 @@ UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \
 		   test-abidocs test-docmatch test-diff-types test-diff-layout \
 		   test-diff-docs test-diff-sysfs test-print test-fileio \
 		   test-vmlinux-oom test-policy test-syscall-switch
+# Programs the shell tests run, linked with the library.
+TEST_TOOLS	:= switch-dump
 
 LIB_OBJS	:= $(LIB_SRCS:%.c=$(O)/%.o)
 CLI_OBJS	:= $(CLI_SRCS:%.c=$(O)/%.o)
 UNIT_BINS	:= $(UNIT_TESTS:%=$(O)/tests/unit/%) \
 		   $(UNIT_TESTS:%=$(ASAN_O)/tests/unit/%)
+TOOL_BINS	:= $(TEST_TOOLS:%=$(O)/tests/tools/%)
 
 # Debian packages: what building, testing and running need.
 DEB_PACKAGES	:= gcc make pkg-config libjansson-dev libdw-dev libelf-dev \
@@ -154,6 +157,9 @@ $(O)/tests/unit/%: $(O)/tests/unit/%.o $(LIB_OBJS)
 $(ASAN_O)/tests/unit/%: $(ASAN_O)/tests/unit/%.o $(LIB_OBJS:$(O)/%=$(ASAN_O)/%)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
+$(O)/tests/tools/%: $(O)/tests/tools/%.o $(LIB_OBJS)
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
 # test-vmlinux-oom fails allocations: the objects' calls go to its wrappers.
 $(O)/tests/unit/test-vmlinux-oom $(ASAN_O)/tests/unit/test-vmlinux-oom: \
 	TEST_LDFLAGS := $(foreach f,malloc calloc realloc reallocarray strdup strndup,-Wl,--wrap=$(f))
@@ -187,7 +193,8 @@ deps:
 check: deps
 	$(Q)$(MAKE) --no-print-directory test
 
-test: check-layers all $(ASAN_O)/kabidiff $(ASAN_O)/kabi-agent $(UNIT_BINS)
+test: check-layers all $(ASAN_O)/kabidiff $(ASAN_O)/kabi-agent $(UNIT_BINS) \
+	$(TOOL_BINS)
 	$(PROVE) $(PROVE_FLAGS) $(UNIT_BINS) tests/cli/*.t tests/agent/*.t tests/kernel/*.t
 
 # Every file includes only what its layer may (docs/design.md).

@@ -1,0 +1,173 @@
+#!/bin/sh
+# The syscall switches decoded from real kernels (tests/tools/switch-dump):
+# Debian's 6.1.0-57 and 6.12.118, compare trees, and the fixture kernels
+# when they are in the cache, jump tables (they are not built here).
+# ia32_sys_call() takes every i386 row of syscall_32.tbl with an entry
+# point to it (the compat one where the row has one), x32_sys_call() every
+# common and x32 row of syscall_64.tbl (indexed without the x32 bit,
+# 0x40000000, as do_syscall_x32() calls it); entry points the build left
+# out (COND_SYSCALL() stubs, or sys_ni_syscall) are listed by number; the
+# other numbers reach the default, sys_ni_syscall.  x64_sys_call() takes
+# each number where sys_call_table does, as the vmlinux collector reads it.
+. "$(dirname "$0")/../lib.sh"
+
+DUMP=$TOP/build/tests/tools/switch-dump
+[ -x "$DUMP" ] || {
+	echo "Bail out! $DUMP is not built (make build/tests/tools/switch-dump)"
+	exit 1
+}
+
+# decode NAME VMLINUX FUNCTION PREFIX: $TMP/NAME.FUNCTION, and the "# "
+# line that says its shape and how long it took
+decode() {
+	if "$DUMP" "$2" "$3" "$4" >"$TMP/$1.$3" 2>"$TMP/err"; then
+		pass "$1: $3 decoded"
+		cat "$TMP/err"
+	else
+		fail "$1: $3 decoded" "$(cat "$TMP/err")"
+		: >"$TMP/$1.$3"
+	fi
+}
+
+# check NAME VMLINUX TBL32 TBL64 ABIS: decode the switches of ABIS (of
+# ia32, x32, x64) and check them against the tables and sys_call_table
+check() {
+	for abi in $5; do
+		case $abi in
+		ia32)	decode "$1" "$2" ia32_sys_call __ia32_ ;;
+		x32)	decode "$1" "$2" x32_sys_call __x64_ ;;
+		x64)	decode "$1" "$2" x64_sys_call __x64_ ;;
+		esac
+	done
+	"$KABIDIFF" collect --vmlinux "$2" -o "$TMP/$1.json" 2>"$TMP/err" ||
+		fail "$1: kabidiff collect --vmlinux" "$(cat "$TMP/err")"
+	nm --defined-only "$2" >"$TMP/$1.nm" ||
+		fail "$1: nm reads the symbols"
+	run_checker "the checker of $1" python3 - "$1" "$3" "$4" "$5" "$TMP" <<'PY'
+import json, sys
+name, tbl32, tbl64, abis, tmp = sys.argv[1:]
+
+# A syscall can have several names at one address: SYSCALL_DEFINE0's
+# __ia32_ and __x64_ wrappers, and without CONFIG_POSIX_TIMERS every
+# timer syscall is an alias of sys_ni_posix_timers.  So entry points are
+# compared by address.
+addr, names, weak = {}, {}, set()
+for line in open(f"{tmp}/{name}.nm"):
+    f = line.split()
+    if len(f) == 3:
+        addr[f[2]] = int(f[0], 16)
+        names.setdefault(int(f[0], 16), []).append(f[2])
+        if f[1] in "Ww":
+            weak.add(int(f[0], 16))
+
+def dump(func):
+    """number -> address, and the default's name and address"""
+    nrs, default = {}, (None, None)
+    for line in open(f"{tmp}/{name}.{func}"):
+        f = line.split()
+        if f[0] == "default":
+            default = (f[1], int(f[2], 16))
+        else:
+            nrs[int(f[0])] = int(f[2], 16)
+    return nrs, default
+
+def rows(path, abis, prefix, compat):
+    """number -> (name, entry point), and the numbers of rows without one"""
+    entries, bare = {}, set()
+    for line in open(path):
+        f = line.split()
+        if not f or f[0].startswith("#") or f[1] not in abis:
+            continue
+        if len(f) < 4:
+            bare.add(int(f[0]))
+            continue
+        entry = f[4] if compat and len(f) > 4 and f[4] != "-" else f[3]
+        entries[int(f[0])] = (f[2], prefix + entry)
+    return entries, bare
+
+def left_out(a):
+    """the entry point at @a is a COND_SYSCALL() stub or a sys_ni_ alias"""
+    return a in weak or any("sys_ni_" in n for n in names[a])
+
+def check_table(abi, func, path, tbl_abis, prefix, compat):
+    nrs, (default, default_addr) = dump(func)
+    if default is None:
+        return
+    entries, bare = rows(path, tbl_abis, prefix, compat)
+    built, stubs, wrong = [], [], []
+    for nr, (row, entry) in sorted(entries.items()):
+        a = nrs.get(nr, default_addr)
+        if a != addr.get(entry):
+            wrong.append(f"{nr}: {entry} in the table, {' '.join(names.get(a, [hex(a)]))} in the code")
+        elif left_out(a):
+            stubs.append(f"{nr} {row}" + (" (sys_ni_syscall)" if a == default_addr else ""))
+        else:
+            built.append(nr)
+    print(("ok" if not wrong else "not ok") +
+          f" - {name} {abi}: {len(built) + len(stubs)} of the {len(entries)} rows with an entry point reach it, {len(built)} built")
+    for w in wrong:
+        print(f"#   {w}")
+    print(f"ok - {name} {abi}: {len(stubs)} entry points not built: " +
+          (", ".join(stubs) or "none"))
+    others = sorted(nr for nr, a in nrs.items() if nr not in entries and a != default_addr)
+    print(("ok" if default == prefix + "sys_ni_syscall" and not others else "not ok") +
+          f" - {name} {abi}: the {len(bare)} rows without an entry point and the numbers outside the table reach {default}" +
+          (f"; not: {others}" if others else ""))
+
+if "ia32" in abis.split():
+    check_table("ia32", "ia32_sys_call", tbl32, ("i386",), "__ia32_", True)
+if "x32" in abis.split():
+    check_table("x32", "x32_sys_call", tbl64, ("common", "x32"), "__x64_", False)
+    print(f"# {name} x32: the x32 number of index N is 0x40000000 + N")
+if "x64" in abis.split():
+    nrs, (default, default_addr) = dump("x64_sys_call")
+    table = {s["nr"]: addr.get(s["entry"]) for s in
+             json.load(open(f"{tmp}/{name}.json"))["syscalls"] if s["abi"] == "x86_64"}
+    differ = [f"{nr}: {table.get(nr)} in sys_call_table, {nrs.get(nr, default_addr)} in the code"
+              for nr in range(max(len(table), max(nrs, default=0) + 1))
+              if table.get(nr, default_addr) != nrs.get(nr, default_addr)]
+    print(("ok" if table and default and not differ else "not ok") +
+          f" - {name} x64: x64_sys_call takes the {len(table)} numbers of sys_call_table where it does")
+    for d in differ:
+        print(f"#   {d}")
+PY
+}
+
+for abi in 6.1.0-57:6.1 6.12.118+deb12:6.12; do
+	VMLINUX=$(KABIDIFF_DEBIAN_ABI=${abi%:*} "$TOP/tests/debian-vmlinux.sh") || {
+		echo "Bail out! could not fetch Debian's ${abi%:*} vmlinux (tests/debian-vmlinux.sh)"
+		exit 1
+	}
+	TREE=$("$TOP/tests/kernel-tree.sh" "${abi#*:}") || {
+		echo "Bail out! could not unpack linux-source-${abi#*:} (tests/kernel-tree.sh)"
+		exit 1
+	}
+	check "${abi%:*}" "$VMLINUX" "$TREE/arch/x86/entry/syscalls/syscall_32.tbl" \
+	      "$TREE/arch/x86/entry/syscalls/syscall_64.tbl" "ia32 x32 x64"
+done
+
+# The fixture kernels, as kernel-patches/build-fixtures.sh left them: their
+# syscall_32.tbl is in the repository they were built from, at the commit
+# BUILD-INFO names.  No x32 (kabi.config leaves CONFIG_X86_X32_ABI off).
+CACHE=${KABIDIFF_CACHE:-$HOME/.cache/kabidiff}
+fixtures=
+for dir in "$CACHE"/kabi-fixtures/*/; do
+	[ -f "$dir/BUILD-INFO" ] && fixtures=$dir
+done
+if [ -z "$fixtures" ]; then
+	echo "# skipped the fixture kernels: none in $CACHE/kabi-fixtures (make fixture-kernels builds them)"
+else
+	for side in old new; do
+		commit=$(awk -v side=$side '$1 == side { print $3 }' "$fixtures/BUILD-INFO")
+		if [ -z "$commit" ] || ! git -C "$CACHE/kabi-linux" show \
+			"$commit:arch/x86/entry/syscalls/syscall_32.tbl" \
+			>"$TMP/fixture-$side.tbl" 2>"$TMP/err"; then
+			echo "# skipped the fixture kernel $side: its syscall_32.tbl is not in $CACHE/kabi-linux at ${commit:-?}"
+			continue
+		fi
+		check "fixture-$side" "$fixtures/$side/vmlinux" "$TMP/fixture-$side.tbl" \
+		      "$fixtures/$side/source/arch/x86/entry/syscalls/syscall_64.tbl" "ia32 x64"
+	done
+fi
+
+done_testing
