@@ -84,51 +84,71 @@ void policy__release(struct policy *p)
 }
 
 /*
- * Both files are lines of whitespace-separated fields, '#' to the end of
- * the line a comment.  A field in double quotes may hold spaces ("struct
- * stat").  split_fields() cuts @line in place into at most @max fields;
- * the last one keeps its inner spaces (a waiver's reason).  Returns the
- * number of fields, or -EINVAL for a quote that does not end.
+ * Both files are lines of fields separated by blanks.  A field is a word,
+ * or text in double quotes that may hold blanks and '#' ("struct stat");
+ * the quotes are not part of it, and a blank or the end of the line must
+ * follow the closing one.  A '#' where a field would start begins a
+ * comment to the end of the line; inside a word it is part of the word.
+ * With @rest, the last of @max fields is the rest of the line as written,
+ * '#' and all (a waiver's reason, "see bug #123"), unless it is quoted.
+ *
+ * split_fields() cuts @line in place into @field, which has room for
+ * @max + 1.  Returns the number of fields, @max + 1 when more text follows
+ * the last; -EINVAL for a quote that does not end; -EILSEQ for text right
+ * after a closing quote, with the quoted text in @field[0].
  */
-static int split_fields(char *line, char **field, int max)
+static bool is_blank(char c)
 {
-	char *hash = strchr(line, '#');
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+static int split_fields(char *line, char **field, int max, bool rest)
+{
 	int n = 0;
 
-	if (hash && (hash == line || isspace((unsigned char)hash[-1])))
-		*hash = '\0';
-	while (n < max) {
-		line += strspn(line, " \t\r");
-		if (!*line)
-			break;
-		if (n + 1 < max && *line == '"') {
-			field[n++] = ++line;
+	for (;;) {
+		while (is_blank(*line))
+			line++;
+		if (!*line || *line == '#')
+			return n;
+		field[n] = line;
+		if (n == max)
+			return max + 1;
+		if (*line == '"') {
+			field[n] = ++line;
 			line = strchr(line, '"');
 			if (!line)
 				return -EINVAL;
 			*line++ = '\0';
-			continue;
+			if (*line && !is_blank(*line)) {
+				field[0] = field[n];
+				return -EILSEQ;
+			}
+		} else if (rest && n + 1 == max) {
+			line += strlen(line);
+			while (is_blank(line[-1]))
+				line--;
+			*line = '\0';
+		} else {
+			while (*line && !is_blank(*line))
+				line++;
+			if (*line)
+				*line++ = '\0';
 		}
-		field[n++] = line;
-		if (n == max) {
-			char *end = line + strlen(line);
-
-			while (end > line && isspace((unsigned char)end[-1]))
-				*--end = '\0';
-			break;
-		}
-		line += strcspn(line, " \t\r");
-		if (*line)
-			*line++ = '\0';
+		n++;
 	}
-	return n;
 }
 
-typedef int (*line_fn)(char **field, int nr, unsigned int line, void *ctx);
+/* A file of lines of at most @max fields, the last the rest with @rest. */
+struct line_format {
+	int max;
+	bool rest;
+	int (*fn)(char **field, int nr, unsigned int line, void *ctx);
+};
 
-/* Call @fn for each line of @path with its fields; stop at an error. */
-static int read_lines(const char *path, int max_fields, line_fn fn,
-			 void *ctx)
+/* Call @f->fn for each line of @path with its fields; stop at an error. */
+static int read_lines(const char *path, const struct line_format *f,
+		      void *ctx)
 {
 	char *buf = NULL, *line, *next;
 	unsigned int nr = 0;
@@ -140,19 +160,23 @@ static int read_lines(const char *path, int max_fields, line_fn fn,
 		err = -EINVAL;
 	}
 	for (line = buf; !err && line && *line; line = next) {
-		char *field[4];
+		char *field[4];	/* a format's max + 1 */
 		int n;
 
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
 		nr++;
-		n = split_fields(line, field, max_fields);
-		if (n < 0) {
+		n = split_fields(line, field, f->max, f->rest);
+		if (n == -EINVAL) {
 			pr_err("%s:%u: a quoted field does not end", path, nr);
+			err = n;
+		} else if (n == -EILSEQ) {
+			pr_err("%s:%u: text right after the closing quote of \"%s\"",
+			       path, nr, field[0]);
 			err = -EINVAL;
 		} else if (n) {
-			err = fn(field, n, nr, ctx);
+			err = f->fn(field, n, nr, ctx);
 		}
 	}
 	free(buf);
@@ -198,7 +222,7 @@ static int policy_line(char **field, int nr, unsigned int line, void *ctx)
 	bool is_class = false;
 	int k, l;
 
-	if (nr != 3 || strchr(field[2], ' ') || strchr(field[2], '\t')) {
+	if (nr != 3) {
 		pr_err("%s:%u: expected CHANGE LEVEL VERDICT or cap PATTERN LEVEL",
 		       pf->path, line);
 		return -EINVAL;
@@ -234,19 +258,24 @@ static int policy_line(char **field, int nr, unsigned int line, void *ctx)
 
 int policy__load(struct policy *p, const char *path)
 {
+	static const struct line_format format = { .max = 3, .fn = policy_line };
 	struct policy_file pf = { .p = p, .path = path };
 
-	return read_lines(path, 3, policy_line, &pf);
+	return read_lines(path, &format, &pf);
 }
 
-/* "KIND SUBJECT REASON...", KIND a change kind or "*". */
+/*
+ * "KIND SUBJECT REASON", KIND a change kind or "*", REASON the rest of the
+ * line.
+ */
 static int waiver_line(char **field, int nr, unsigned int line, void *ctx)
 {
 	struct waivers *w = ctx;
 	struct waiver *wv;
 
-	if (nr < 3) {
-		pr_err("%s:%u: expected KIND SUBJECT REASON (a waiver needs a reason)",
+	if (nr != 3) {
+		pr_err(nr < 3 ? "%s:%u: expected KIND SUBJECT REASON (a waiver needs a reason)"
+			      : "%s:%u: expected KIND SUBJECT REASON (text follows the quoted reason)",
 		       w->file, line);
 		return -EINVAL;
 	}
@@ -267,10 +296,14 @@ static int waiver_line(char **field, int nr, unsigned int line, void *ctx)
 
 int waivers__load(struct waivers *w, const char *path)
 {
+	static const struct line_format format = {
+		.max = 3, .rest = true, .fn = waiver_line,
+	};
+
 	w->file = strdup(path);
 	if (!w->file)
 		return -ENOMEM;
-	return read_lines(path, 3, waiver_line, w);
+	return read_lines(path, &format, w);
 }
 
 void waivers__release(struct waivers *w)

@@ -97,6 +97,15 @@ r = json.load(sys.stdin)
 print(r["unused_waivers"], r["findings"][0]["waiver"]["line"])')" \
    "[{'file': '$D/waivers.txt', 'line': 8, 'subject': '/sys/nowhere'}] 3" \
    "waivers: JSON has the waiver of each finding and the unused ones"
+# a reason is the rest of the line, '#' and all; a quoted one loses its
+# quotes, and a comment may follow it
+printf '%s\n' '* /sys/kabi/* see bug #123, "v2"' '*  "x86_64/kabi_*"  "see bug #124"  # renumbered' \
+	>"$TMP/hash.txt"
+run_kabidiff diff --color never --waivers "$TMP/hash.txt" "$D/testing.old.json" "$D/testing.new.json"
+is "$(printf '%s\n' "$out" | grep '^    waived:  break ' | sort -u | sed "s|$TMP/||")" \
+   "    waived:  break by hash.txt:1: \"see bug #123, \\\"v2\\\"\"
+    waived:  break by hash.txt:2: see bug #124" \
+   "waivers: a reason keeps its '#' and inner quotes, a quoted one loses its quotes"
 
 # policy: a house policy that keeps unstable/ turns the unstable pair red
 run_kabidiff diff "$D/unstable.old.json" "$D/unstable.new.json"
@@ -127,6 +136,10 @@ bad "waiver of an unknown kind" --waivers 'node-gone /sys/x why\n' \
 	"1: 'node-gone' is not a change kind (node-removed, mode-lost, ... or *)"
 bad "waiver with an open quote" --waivers '* "struct x why\n' \
 	"1: a quoted field does not end"
+bad "text right after a closing quote" --waivers '* "/sys/x"y why\n' \
+	"1: text right after the closing quote of \"/sys/x\""
+bad "policy with text after a quoted verdict" --policy 'removed stable "note"x\n' \
+	"1: text right after the closing quote of \"note\""
 bad "policy with an unknown change" --policy '\n\nfrobbed * note\n' \
 	"3: 'frobbed' is neither a change kind (node-removed, ...) nor a class (removed, incompatible, ...)"
 bad "policy with an unknown level" --policy 'removed sable note\n' \

@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for policy/policy.c: the level a change is judged at.
- * debugfs is not ABI: a change under /sys/kernel/debug is judged
- * unstable at most, whatever level documents it.
+ * Unit tests for policy/policy.c: the level a change is judged at (debugfs
+ * is not ABI: a change under /sys/kernel/debug is judged unstable at most,
+ * whatever level documents it), and how policy and waiver files are read.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "lib/print.h"
 #include "policy/policy.h"
 
 /* A diff of two snapshots, judged by the default policy. */
@@ -100,11 +105,140 @@ static void test_outside_debugfs_keeps_its_level(void **state)
 	release(&t);
 }
 
+
+/* The file the tests load (a memfd's path) and the last message. */
+static char path[64];
+static char message[512];
+
+static void capture(enum kabi_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	vsnprintf(message, sizeof(message), fmt, ap);
+}
+
+/* Load @text as a policy file into @p, or as a waiver file into @w. */
+static int load(const char *text, struct policy *p, struct waivers *w)
+{
+	kabi_print_fn_t old = kabi_set_print(capture);
+	int fd = memfd_create("test-policy", 0);
+	int err;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), strlen(text));
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	message[0] = '\0';
+	if (p) {
+		policy__init(p);
+		err = policy__load(p, path);
+	} else {
+		memset(w, 0, sizeof(*w));
+		err = waivers__load(w, path);
+	}
+	close(fd);
+	kabi_set_print(old);
+	return err;
+}
+
+/* The last message, "PATH:" taken off. */
+static const char *said(void)
+{
+	size_t len = strlen(path);
+
+	assert_memory_equal(message, path, len);
+	assert_int_equal(message[len], ':');
+	return message + len + 1;
+}
+
+/* @text is refused as a policy file with @want (after "PATH:"). */
+static void policy_refused(const char *text, const char *want)
+{
+	struct policy p;
+
+	assert_int_equal(load(text, &p, NULL), -EINVAL);
+	assert_string_equal(said(), want);
+	policy__release(&p);
+}
+
+static void waivers_refused(const char *text, const char *want)
+{
+	struct waivers w;
+
+	assert_int_equal(load(text, NULL, &w), -EINVAL);
+	assert_string_equal(said(), want);
+	waivers__release(&w);
+}
+
+/*
+ * A '#' starts a comment only where a field would: a reason keeps its
+ * '#' to the end of the line, a quoted one ends at its quote and a
+ * comment may follow it.  Trailing blanks and a CR are no part of it.
+ */
+static void test_reason_keeps_its_hash(void **state)
+{
+	struct waivers w;
+
+	(void)state;
+	assert_int_equal(load("# KIND SUBJECT REASON\n"
+			      "\n"
+			      "node-removed /sys/x see bug #123  \n"
+			      "* \"/sys/y z\"  \"see bug #124\" # why\n"
+			      "  # an indented comment\n"
+			      "*\t/sys/w#1\tfixed in #7\r\n", NULL, &w), 0);
+	assert_int_equal(w.nr, 3);
+	assert_string_equal(w.v[0].pattern, "/sys/x");
+	assert_string_equal(w.v[0].reason, "see bug #123");
+	assert_int_equal(w.v[0].line, 3);
+	assert_string_equal(w.v[1].pattern, "/sys/y z");
+	assert_string_equal(w.v[1].reason, "see bug #124");
+	assert_true(w.v[1].any_kind);
+	assert_string_equal(w.v[2].pattern, "/sys/w#1");
+	assert_string_equal(w.v[2].reason, "fixed in #7");
+	waivers__release(&w);
+	waivers_refused("node-removed /sys/x # a comment, no reason\n",
+			"1: expected KIND SUBJECT REASON (a waiver needs a reason)");
+}
+
+/* Any field may be quoted, the last too, and the quotes are not kept. */
+static void test_quotes_come_off_every_field(void **state)
+{
+	struct policy p;
+
+	(void)state;
+	assert_int_equal(load("\"removed\" stable \"note\" # was break\n"
+			      "cap \"/sys/kabi\" \"testing\"\n", &p, NULL), 0);
+	assert_int_equal(p.cell[CHANGE_NODE_REMOVED][LEVEL_STABLE], VERDICT_NOTE);
+	assert_int_equal(p.cell[CHANGE_NODE_REMOVED][LEVEL_TESTING], VERDICT_BREAK);
+	assert_int_equal(p.nr_caps, 1);
+	assert_string_equal(p.caps[0].pattern, "/sys/kabi");
+	assert_int_equal(p.caps[0].level, LEVEL_TESTING);
+	policy__release(&p);
+	policy_refused("removed stable \"note now\"\n",
+		       "1: 'note now' is not a verdict (break, warn or note)");
+	policy_refused("removed stable note # ok\nremoved stable note now\n",
+		       "2: expected CHANGE LEVEL VERDICT or cap PATTERN LEVEL");
+}
+
+static void test_text_after_a_quote_is_refused(void **state)
+{
+	(void)state;
+	policy_refused("\n\"removed\"stable note\n",
+		       "2: text right after the closing quote of \"removed\"");
+	waivers_refused("* /sys/x \"a\"b\n",
+			"1: text right after the closing quote of \"a\"");
+	waivers_refused("* /sys/x \"a\" b\n",
+			"1: expected KIND SUBJECT REASON (text follows the quoted reason)");
+	waivers_refused("* \"/sys/x why\n", "1: a quoted field does not end");
+}
+
+
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_debugfs_is_unstable_at_most),
 		cmocka_unit_test(test_outside_debugfs_keeps_its_level),
+		cmocka_unit_test(test_reason_keeps_its_hash),
+		cmocka_unit_test(test_quotes_come_off_every_field),
+		cmocka_unit_test(test_text_after_a_quote_is_refused),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
