@@ -264,14 +264,33 @@ int policy__load(struct policy *p, const char *path)
 	return read_lines(path, &format, &pf);
 }
 
+/* The waiver of @w with @wv's kind and pattern @pattern, or NULL. */
+static const struct waiver *same_waiver(const struct waivers *w,
+					const struct waiver *wv,
+					const char *pattern)
+{
+	size_t i;
+
+	for (i = 0; i < w->nr; i++)
+		if (w->v[i].any_kind == wv->any_kind &&
+		    (wv->any_kind || w->v[i].kind == wv->kind) &&
+		    !strcmp(w->v[i].pattern, pattern))
+			return &w->v[i];
+	return NULL;
+}
+
 /*
  * "KIND SUBJECT REASON", KIND a change kind or "*", REASON the rest of the
- * line.
+ * line.  Of two waivers of one kind and pattern the second could never
+ * match (the first that matches accepts a change) and would be reported
+ * as stale: it is refused here instead.
  */
 static int waiver_line(char **field, int nr, unsigned int line, void *ctx)
 {
 	struct waivers *w = ctx;
-	struct waiver *wv;
+	struct waiver wv = { .line = line, .any_kind = !strcmp(field[0], "*") };
+	const struct waiver *same;
+	struct waiver *slot;
 
 	if (nr != 3) {
 		pr_err(nr < 3 ? "%s:%u: expected KIND SUBJECT REASON (a waiver needs a reason)"
@@ -279,19 +298,28 @@ static int waiver_line(char **field, int nr, unsigned int line, void *ctx)
 		       w->file, line);
 		return -EINVAL;
 	}
-	wv = ARRAY_APPEND(w->v, w->nr, w->alloc);
-	if (!wv)
-		return -ENOMEM;
-	wv->line = line;
-	wv->any_kind = !strcmp(field[0], "*");
-	if (!wv->any_kind && change_kind__parse(field[0], &wv->kind)) {
+	if (!wv.any_kind && change_kind__parse(field[0], &wv.kind)) {
 		pr_err("%s:%u: '%s' is not a change kind (node-removed, mode-lost, ... or *)",
 		       w->file, line, field[0]);
 		return -EINVAL;
 	}
-	wv->pattern = strdup(field[1]);
-	wv->reason = strdup(field[2]);
-	return wv->pattern && wv->reason ? 0 : -ENOMEM;
+	if (!field[2][strspn(field[2], " \t\r")]) {
+		pr_err("%s:%u: a waiver needs a reason", w->file, line);
+		return -EINVAL;
+	}
+	same = same_waiver(w, &wv, field[1]);
+	if (same) {
+		pr_err("%s:%u: the same waiver as line %u", w->file, line,
+		       same->line);
+		return -EINVAL;
+	}
+	slot = ARRAY_APPEND(w->v, w->nr, w->alloc);
+	if (!slot)
+		return -ENOMEM;
+	wv.pattern = strdup(field[1]);
+	wv.reason = strdup(field[2]);
+	*slot = wv;
+	return wv.pattern && wv.reason ? 0 : -ENOMEM;
 }
 
 int waivers__load(struct waivers *w, const char *path)

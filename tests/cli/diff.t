@@ -136,8 +136,15 @@ bad "waiver of an unknown kind" --waivers 'node-gone /sys/x why\n' \
 	"1: 'node-gone' is not a change kind (node-removed, mode-lost, ... or *)"
 bad "waiver with an open quote" --waivers '* "struct x why\n' \
 	"1: a quoted field does not end"
+bad "waiver with an empty quoted reason" --waivers '* /sys/x ""\n' \
+	"1: a waiver needs a reason"
+bad "waiver whose reason is blanks" --waivers '* /sys/x why\n* /sys/y "  "\n' \
+	"2: a waiver needs a reason"
 bad "text right after a closing quote" --waivers '* "/sys/x"y why\n' \
 	"1: text right after the closing quote of \"/sys/x\""
+bad "waiver of the kind and subject of an earlier one" \
+	--waivers 'node-removed /sys/x why\n* /sys/x why\nnode-removed /sys/x again\n' \
+	"3: the same waiver as line 1"
 bad "policy with text after a quoted verdict" --policy 'removed stable "note"x\n' \
 	"1: text right after the closing quote of \"note\""
 bad "policy with an unknown change" --policy '\n\nfrobbed * note\n' \

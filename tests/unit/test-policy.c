@@ -230,6 +230,38 @@ static void test_text_after_a_quote_is_refused(void **state)
 	waivers_refused("* \"/sys/x why\n", "1: a quoted field does not end");
 }
 
+static void test_empty_reason_is_refused(void **state)
+{
+	(void)state;
+	waivers_refused("* /sys/x \"\"\n", "1: a waiver needs a reason");
+	waivers_refused("* /sys/x ok\n* /sys/y \" \t \"\n",
+			"2: a waiver needs a reason");
+}
+
+/*
+ * A waiver of the kind and pattern of an earlier one could never match:
+ * refused, not reported stale after the diff.  Another kind, or "*"
+ * besides a kind, is another waiver.
+ */
+static void test_same_waiver_twice_is_refused(void **state)
+{
+	struct waivers w;
+
+	(void)state;
+	assert_int_equal(load("node-removed /sys/x one\n"
+			      "mode-lost /sys/x two\n"
+			      "* /sys/x three\n"
+			      "node-removed /sys/x/y four\n", NULL, &w), 0);
+	assert_int_equal(w.nr, 4);
+	waivers__release(&w);
+	waivers_refused("node-removed /sys/x one\n"
+			"* /sys/x two\n"
+			"node-removed \"/sys/x\" another reason\n",
+			"3: the same waiver as line 1");
+	waivers_refused("* /sys/* one\nnode-removed /sys/* two\n* /sys/* three\n",
+			"3: the same waiver as line 1");
+}
+
 
 int main(void)
 {
@@ -239,6 +271,8 @@ int main(void)
 		cmocka_unit_test(test_reason_keeps_its_hash),
 		cmocka_unit_test(test_quotes_come_off_every_field),
 		cmocka_unit_test(test_text_after_a_quote_is_refused),
+		cmocka_unit_test(test_empty_reason_is_refused),
+		cmocka_unit_test(test_same_waiver_twice_is_refused),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
