@@ -183,6 +183,67 @@ static int read_lines(const char *path, const struct line_format *f,
 	return err;
 }
 
+/*
+ * The ']' that ends the bracket expression opened at @p, or NULL.  As
+ * fnmatch(3) reads one: a ']' right after the '[' (or "[!", "[^") is in
+ * the set, a '\\' takes the next character as it is, and "[:alpha:]",
+ * "[.a.]" and "[=a=]" are units whose ']' ends nothing.
+ */
+static const char *bracket_end(const char *p)
+{
+	p++;
+	if (*p == '!' || *p == '^')
+		p++;
+	if (*p == ']')
+		p++;
+	for (; *p && *p != ']'; p++) {
+		const char *end;
+
+		if (*p == '\\' && p[1]) {
+			p++;
+		} else if (*p == '[' && p[1] && strchr(":.=", p[1])) {
+			for (end = p + 2; *end; end++)
+				if (end[0] == p[1] && end[1] == ']')
+					break;
+			if (*end)
+				p = end + 1;
+		}
+	}
+	return *p ? p : NULL;
+}
+
+/*
+ * A waiver's subject and a cap are fnmatch(3) patterns.  glibc reads an
+ * unclosed '[' as itself, and matches nothing with a pattern that ends in
+ * a lone '\\' or is empty: each is a mistake to report when the file is
+ * read, not a waiver or cap that silently never applies.  Returns 0, or
+ * -EINVAL with "@path:@line: 'PAT' is not a valid pattern (why)" reported.
+ */
+static int check_pattern(const char *path, unsigned int line, const char *pat)
+{
+	const char *why = NULL, *p, *end;
+
+	if (!*pat)
+		why = "empty";
+	for (p = pat; !why && *p; p++) {
+		if (*p == '\\' && !p[1]) {
+			why = "a '\\' at its end";
+		} else if (*p == '\\') {
+			p++;
+		} else if (*p == '[') {
+			end = bracket_end(p);
+			if (end)
+				p = end;
+			else
+				why = "unclosed '['";
+		}
+	}
+	if (!why)
+		return 0;
+	pr_err("%s:%u: '%s' is not a valid pattern (%s)", path, line, pat, why);
+	return -EINVAL;
+}
+
 struct policy_file {
 	struct policy *p;
 	const char *path;
@@ -200,6 +261,8 @@ static int cap_line(struct policy_file *pf, char **field, unsigned int line)
 		       pf->path, line, field[2]);
 		return -EINVAL;
 	}
+	if (check_pattern(pf->path, line, field[1]))
+		return -EINVAL;
 	c = ARRAY_APPEND(pf->p->caps, pf->p->nr_caps, pf->p->alloc_caps);
 	if (!c)
 		return -ENOMEM;
@@ -303,6 +366,8 @@ static int waiver_line(char **field, int nr, unsigned int line, void *ctx)
 		       w->file, line, field[0]);
 		return -EINVAL;
 	}
+	if (check_pattern(w->file, line, field[1]))
+		return -EINVAL;
 	if (!field[2][strspn(field[2], " \t\r")]) {
 		pr_err("%s:%u: a waiver needs a reason", w->file, line);
 		return -EINVAL;

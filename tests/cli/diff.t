@@ -145,6 +145,12 @@ bad "text right after a closing quote" --waivers '* "/sys/x"y why\n' \
 bad "waiver of the kind and subject of an earlier one" \
 	--waivers 'node-removed /sys/x why\n* /sys/x why\nnode-removed /sys/x again\n' \
 	"3: the same waiver as line 1"
+bad "waiver with an unclosed bracket" --waivers '* /sys/[xy why\n' \
+	"1: '/sys/[xy' is not a valid pattern (unclosed '[')"
+bad "waiver with a trailing backslash" --waivers '* /sys/x\\ why\n' \
+	"1: '/sys/x\\' is not a valid pattern (a '\\' at its end)"
+bad "cap with an unclosed bracket" --policy 'cap /sys/kabi/[ab testing\n' \
+	"1: '/sys/kabi/[ab' is not a valid pattern (unclosed '[')"
 bad "policy with text after a quoted verdict" --policy 'removed stable "note"x\n' \
 	"1: text right after the closing quote of \"note\""
 bad "policy with an unknown change" --policy '\n\nfrobbed * note\n' \

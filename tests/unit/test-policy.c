@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "lib/compiler.h"
 #include "lib/print.h"
 #include "policy/policy.h"
 
@@ -262,6 +263,50 @@ static void test_same_waiver_twice_is_refused(void **state)
 			"3: the same waiver as line 1");
 }
 
+/* Patterns fnmatch(3) reads as they are written, for both files. */
+static void test_valid_patterns(void **state)
+{
+	static const char * const good[] = {
+		"/sys/x", "/sys/[ab]", "[]]", "[!]a]", "[^]]", "[[:alpha:]]",
+		"[[:alpha]", "a\\[", "[\\]]", "*", "\\\\", "[[.].]]",
+	};
+	struct waivers w;
+	struct policy p;
+	char text[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		snprintf(text, sizeof(text), "* %s ok\n", good[i]);
+		assert_int_equal(load(text, NULL, &w), 0);
+		assert_string_equal(w.v[0].pattern, good[i]);
+		waivers__release(&w);
+		snprintf(text, sizeof(text), "cap %s testing\n", good[i]);
+		assert_int_equal(load(text, &p, NULL), 0);
+		assert_string_equal(p.caps[0].pattern, good[i]);
+		policy__release(&p);
+	}
+}
+
+/* An unclosed '[', a lone '\\' at the end, nothing: refused in both. */
+static void test_invalid_patterns_are_refused(void **state)
+{
+	(void)state;
+	waivers_refused("* /sys/[ab why\n",
+			"1: '/sys/[ab' is not a valid pattern (unclosed '[')");
+	waivers_refused("* /sys/x\\ why\n",
+			"1: '/sys/x\\' is not a valid pattern (a '\\' at its end)");
+	waivers_refused("* \"\" why\n", "1: '' is not a valid pattern (empty)");
+	waivers_refused("* a[] why\n", "1: 'a[]' is not a valid pattern (unclosed '[')");
+	waivers_refused("* [[:alpha:] why\n",
+			"1: '[[:alpha:]' is not a valid pattern (unclosed '[')");
+	waivers_refused("* [a\\] why\n",
+			"1: '[a\\]' is not a valid pattern (unclosed '[')");
+	policy_refused("cap /sys/[ab testing\n",
+		       "1: '/sys/[ab' is not a valid pattern (unclosed '[')");
+	policy_refused("# x\ncap /sys/x\\ none\n",
+		       "2: '/sys/x\\' is not a valid pattern (a '\\' at its end)");
+}
 
 int main(void)
 {
@@ -273,6 +318,8 @@ int main(void)
 		cmocka_unit_test(test_text_after_a_quote_is_refused),
 		cmocka_unit_test(test_empty_reason_is_refused),
 		cmocka_unit_test(test_same_waiver_twice_is_refused),
+		cmocka_unit_test(test_valid_patterns),
+		cmocka_unit_test(test_invalid_patterns_are_refused),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
