@@ -4,14 +4,15 @@
 # LIB_SRCS, BASIC_CFLAGS, LIBS, O, Q, V and SUDO it uses.  See
 # tests/fuzz/README.md.
 #
-#   make fuzz-build              build $(O)/fuzz/fuzz-abidocs, fuzz-what
-#   make fuzz-seed               (re)seed the corpora from the kernel tree
+#   make fuzz-build              build $(O)/fuzz/fuzz-NAME for each of FUZZ_NAMES
+#   make fuzz-seed               (re)seed the corpora from the kernel tree and
+#                                the fixtures
 #   make fuzz                    run each fuzzer for FUZZ_SECONDS (600)
 #   make -j2 fuzz                the same, both at once
 #   make fuzz FUZZ_SECONDS=60 FUZZ_FLAGS=-jobs=4
 
 FUZZ_O		:= $(O)/fuzz
-FUZZ_NAMES	:= abidocs what vmlinux diff
+FUZZ_NAMES	:= abidocs what vmlinux diff policy
 FUZZ_BINS	:= $(FUZZ_NAMES:%=$(FUZZ_O)/fuzz-%)
 FUZZ_SECONDS	?= 600
 FUZZ_FLAGS	?=
@@ -71,9 +72,10 @@ $(FUZZ_BINS): $(FUZZ_O)/%: tests/fuzz/%.c $(LIB_SRCS) $(FUZZ_HDRS) \
 	$(QUIET_CLANG)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRCS) $(LIBS)
 
 # The seeds: every ABI file of the kernel tree (named after its path under
-# Documentation/ABI) and every What: pattern in them.  Seeds are copied over
+# Documentation/ABI) and every What: pattern in them; the vmlinux, snapshot,
+# policy and waiver fixtures.  Seeds are copied over
 # what is there, so a corpus keeps what earlier runs added.  The dictionaries
-# are the tags and the pattern syntax.
+# are the tags, the pattern and file syntax, the names policy files use.
 fuzz-seed:
 	$(QUIET_SEED)
 	$(Q)tree=$$(tests/kernel-tree.sh) || exit 2; \
@@ -121,6 +123,25 @@ fuzz-seed:
 		'"stable"' '"testing"' '"obsolete"' '"removed"' '\x00' \
 		>$(FUZZ_O)/diff.dict && \
 	echo "    $$n snapshot pairs in $$corpus"
+	$(Q)corpus=$(FUZZ_O)/corpus-policy; mkdir -p $$corpus && \
+	cp tests/fixtures/diff/policy.txt tests/fixtures/diff/waivers.txt $$corpus/ && \
+	printf '%s\n' 'cap /sys/kernel/debug none  # debugfs is ABI here' \
+		'cap "/sys/devices/*/kabi" testing' 'cap /sys/[a-z]* stable' \
+		'removed * break' >$$corpus/caps.txt && \
+	printf '%s\n' '# KIND SUBJECT REASON' \
+		'node-removed /sys/kernel/kabi_selftest/* gone, see bug #123' \
+		'*	"struct kabi args"	"v2 of the syscall"	# agreed' \
+		'mode-lost /sys/[!k]*/x\[1\] "a reason"' '* x86_64/kabi_* renumbered' \
+		>$$corpus/waivers-hash.txt && \
+	printf 'mode-lost\t*\t"note"\r\n"incompatible" obsolete warn\r\n' \
+		>$$corpus/crlf.txt && \
+	{ sed -n 's/.*= { "\([a-z-]*\)", CLASS_.*/"\1"/p' abidiff/diff/change.c; \
+	  sed -n 's/.*\[CLASS_[A-Z]*\][[:space:]]*= "\([a-z]*\)",/"\1"/p' abidiff/diff/change.c; \
+	  sed -n 's/.*\[LEVEL_[A-Z]*\][[:space:]]*= "\([a-z]*\)",/"\1"/p' abidiff/model/model.c; \
+	  printf '"%s"\n' break warn note cap none '*' '\x22' '#' ' #' '\x5c' '[' ']' \
+		'[!' '[:alpha:]' /sys/ /sys/kernel/debug x86_64/ 'struct ' \
+		'\x09' '\x0a' '\x0d\x0a'; } >$(FUZZ_O)/policy.dict && \
+	echo "    5 policy and waiver files in $$corpus"
 
 # One fuzzer for FUZZ_SECONDS; new inputs go to its corpus, crashes, leaks,
 # timeouts and out-of-memory inputs to $(FUZZ_O)/crashes-NAME/.
