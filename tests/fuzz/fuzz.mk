@@ -12,7 +12,7 @@
 #   make fuzz FUZZ_SECONDS=60 FUZZ_FLAGS=-jobs=4
 
 FUZZ_O		:= $(O)/fuzz
-FUZZ_NAMES	:= abidocs what vmlinux diff policy
+FUZZ_NAMES	:= abidocs what vmlinux diff policy stream
 FUZZ_BINS	:= $(FUZZ_NAMES:%=$(FUZZ_O)/fuzz-%)
 FUZZ_SECONDS	?= 600
 FUZZ_FLAGS	?=
@@ -73,10 +73,11 @@ $(FUZZ_BINS): $(FUZZ_O)/%: tests/fuzz/%.c $(LIB_SRCS) $(FUZZ_HDRS) \
 
 # The seeds: every ABI file of the kernel tree (named after its path under
 # Documentation/ABI) and every What: pattern in them; the vmlinux, snapshot,
-# policy and waiver fixtures.  Seeds are copied over
-# what is there, so a corpus keeps what earlier runs added.  The dictionaries
-# are the tags, the pattern and file syntax, the names policy files use.
-fuzz-seed:
+# policy and waiver fixtures, and agent streams (kabi-agent --root writes
+# one).  Seeds are copied over what is there, so a corpus keeps what earlier
+# runs added.  The dictionaries are the tags, the pattern and file syntax,
+# the names policy files use and the stream's constants.
+fuzz-seed: $(O)/kabi-agent
 	$(QUIET_SEED)
 	$(Q)tree=$$(tests/kernel-tree.sh) || exit 2; \
 	abi=$$tree/Documentation/ABI; \
@@ -142,6 +143,26 @@ fuzz-seed:
 		'[!' '[:alpha:]' /sys/ /sys/kernel/debug x86_64/ 'struct ' \
 		'\x09' '\x0a' '\x0d\x0a'; } >$(FUZZ_O)/policy.dict && \
 	echo "    5 policy and waiver files in $$corpus"
+	$(Q)corpus=$(FUZZ_O)/corpus-stream; tree=$(FUZZ_O)/stream-tree; \
+	stream="python3 tests/agent/stream.py"; \
+	mkdir -p $$corpus && chmod -R u+w $$tree 2>/dev/null; rm -rf $$tree && \
+	python3 tests/sysfs-materialise.py tests/fixtures/sysfs/small.list $$tree && \
+	printf '42\n' >$$tree/kernel/uevent_seqnum && \
+	printf 'always [madvise] never\n' >$$tree/kernel/mm/transparent_hugepage/enabled && \
+	{ printf '\3'; $(O)/kabi-agent --root $$tree --prefix /sys; } >$$corpus/agent-small && \
+	chmod -R u+w $$tree && rm -rf $$tree && \
+	sed -n '/^```hexdump/,/^```$$/p' docs/agent-stream.md | sed '1d;$$d' \
+		>$(FUZZ_O)/stream-example.txt && \
+	{ printf '\1'; $$stream unhex $(FUZZ_O)/stream-example.txt; } >$$corpus/docs-example && \
+	{ printf '\3'; $$stream bad good; } >$$corpus/good && n=3 && \
+	for name in $$($$stream bad-names -); do \
+		{ printf '\0'; $$stream bad $$name; } >$$corpus/bad-$$name || exit 2; \
+		n=$$((n + 1)); \
+	done && \
+	printf '"%s"\n' '\x89KABI\x0d\x0a\x0a' H N T '\x01\x00' '\x00\x10\x00\x00' \
+		'\xe8\x03\x00\x00' '\xff\x01' '\xa4\x01' /sys /sys/ /proc/sys/ // \
+		EACCES ENOENT 0.1 x86_64 '\x00' '\x00\x00' >$(FUZZ_O)/stream.dict && \
+	echo "    $$n streams in $$corpus"
 
 # One fuzzer for FUZZ_SECONDS; new inputs go to its corpus, crashes, leaks,
 # timeouts and out-of-memory inputs to $(FUZZ_O)/crashes-NAME/.
