@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "guest-agent/stream.h"
+#include "lib/array.h"
 #include "lib/compiler.h"
 #include "lib/print.h"
 #include "stream-reader.h"
@@ -168,6 +169,9 @@ struct reader {
 	 */
 	const char *prev;	/* owned by the snapshot, or a literal */
 	size_t prev_len;
+	size_t first;		/* the first node's index in s->sysfs */
+	size_t *offsets;	/* each node's frame, for check_unique() */
+	size_t nr_offsets, alloc_offsets;
 };
 
 /*
@@ -416,7 +420,7 @@ static int read_node(struct reader *r, size_t off, struct cursor *payload)
 	struct bytes rest, target, value;
 	const unsigned char *fixed;
 	struct sysfs_node *n;
-	size_t same, len;
+	size_t same, len, *offset;
 	char *path;
 	int err;
 
@@ -437,11 +441,14 @@ static int read_node(struct reader *r, size_t off, struct cursor *payload)
 	if (!path)
 		return -ENOMEM;
 	err = check_node(r, off, fixed, path, len, &target, &value);
-	n = err ? NULL : snapshot__add_sysfs_node(r->s);
+	offset = err ? NULL : ARRAY_APPEND(r->offsets, r->nr_offsets,
+					   r->alloc_offsets);
+	n = offset ? snapshot__add_sysfs_node(r->s) : NULL;
 	if (!n) {
 		free(path);
 		return err ? err : -ENOMEM;
 	}
+	*offset = off;
 	n->kind = kinds[fixed[0]];
 	n->mode = stream_get_le16(fixed + 2);
 	n->path = path;
@@ -477,14 +484,113 @@ static int read_trailer(struct reader *r, size_t off, struct cursor *payload)
 	return 0;
 }
 
+static int node_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct sysfs_node *v = ctx;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = strcmp(v[i].path, v[j].path);
+
+	return c ? c : i < j ? -1 : i > j;
+}
+
+/*
+ * No path comes twice: refuse the first node, in stream order, whose path
+ * an earlier node had.  Checked once the stream is whole, as stream.py
+ * does, so that both readers name the same fault.
+ */
+static int check_unique(struct reader *r)
+{
+	const struct sysfs_node *v = r->s->sysfs.v + r->first;
+	size_t *order = malloc((r->nodes + 1) * sizeof(*order));
+	size_t i, repeat = SIZE_MAX, before = 0;
+	char *path;
+	int err;
+
+	if (!order)
+		return -ENOMEM;
+	for (i = 0; i < r->nodes; i++)
+		order[i] = i;
+	qsort_r(order, r->nodes, sizeof(*order), node_cmp, (void *)v);
+	/* in a run of one path, by position: the second is its first repeat */
+	for (i = 1; i < r->nodes; i++)
+		if (!strcmp(v[order[i - 1]].path, v[order[i]].path) &&
+		    (i < 2 || strcmp(v[order[i - 2]].path, v[order[i]].path)) &&
+		    order[i] < repeat) {
+			repeat = order[i];
+			before = order[i - 1];
+		}
+	free(order);
+	if (repeat == SIZE_MAX)
+		return 0;
+	path = escape(v[repeat].path, strlen(v[repeat].path));
+	err = path ? bad(r, r->offsets[repeat],
+			 "node %zu: path \"%s\" came before, as node %zu",
+			 repeat, path, before) : -ENOMEM;
+	free(path);
+	return err;
+}
+
+/* The frames after the magic, up to the trailer and what follows it. */
+static int read_frames(struct reader *r, size_t len)
+{
+	const unsigned char *buf = r->buf;
+	size_t pos = STREAM_MAGIC_LEN;
+	bool header = false;
+
+	while (pos < len) {
+		struct cursor payload;
+		size_t off = pos;
+		unsigned int type;
+		uint32_t size;
+		int err;
+
+		if (len - pos < STREAM_FRAME_HEAD)
+			return bad(r, off, "truncated inside a frame's head");
+		type = buf[pos];
+		size = stream_get_le32(buf + pos + 1);
+		if (size > STREAM_MAX_PAYLOAD)
+			return bad(r, off, "frame length %" PRIu32 " is over %d: corrupt",
+				   size, STREAM_MAX_PAYLOAD);
+		if (len - pos - STREAM_FRAME_HEAD < size)
+			return bad(r, off, "truncated: the frame needs %" PRIu32 " bytes, %zu remain",
+				   size, len - pos - STREAM_FRAME_HEAD);
+		payload.p = buf + pos + STREAM_FRAME_HEAD;
+		payload.end = payload.p + size;
+		pos += STREAM_FRAME_HEAD + size;
+		if (type == STREAM_HEADER) {
+			if (header)
+				return bad(r, off, "a header that is not first");
+			header = true;
+			err = read_header(r, off, &payload);
+		} else if (!header) {
+			return bad(r, off, "the first frame is not the header");
+		} else if (type == STREAM_NODE) {
+			err = read_node(r, off, &payload);
+		} else if (type == STREAM_TRAILER) {
+			err = read_trailer(r, off, &payload);
+			if (!err && pos != len)
+				err = bad(r, pos, "%zu bytes after the trailer",
+					  len - pos);
+			return err ? err : check_unique(r);
+		} else {
+			return bad(r, off, "unknown frame type 0x%02x", type);
+		}
+		if (err)
+			return err;
+	}
+	if (!header)
+		return bad(r, len, "truncated: no header");
+	return bad(r, len, "no trailer: the stream ends after %" PRIu64 " nodes",
+		   r->nodes);
+}
+
 int sysfs_stream__read(const unsigned char *buf, size_t len,
 		       const char *origin, bool keep_raw, struct snapshot *s)
 {
 	/* the first node's path is written against the empty path */
 	struct reader r = { .origin = origin, .keep_raw = keep_raw, .s = s,
-			    .buf = buf, .prev = "" };
-	size_t pos = STREAM_MAGIC_LEN;
-	bool header = false;
+			    .buf = buf, .prev = "", .first = s->sysfs.nr };
+	int err;
 
 	/* checked before any pointer arithmetic: @buf may be NULL when @len is 0 */
 	if (len < STREAM_MAGIC_LEN ||
@@ -494,49 +600,7 @@ int sysfs_stream__read(const unsigned char *buf, size_t len,
 		return -EINVAL;
 	}
 	s->sysfs.collected = true;
-	while (pos < len) {
-		struct cursor payload;
-		size_t off = pos;
-		unsigned int type;
-		uint32_t size;
-		int err;
-
-		if (len - pos < STREAM_FRAME_HEAD)
-			return bad(&r, off, "truncated inside a frame's head");
-		type = buf[pos];
-		size = stream_get_le32(buf + pos + 1);
-		if (size > STREAM_MAX_PAYLOAD)
-			return bad(&r, off, "frame length %" PRIu32 " is over %d: corrupt",
-				   size, STREAM_MAX_PAYLOAD);
-		if (len - pos - STREAM_FRAME_HEAD < size)
-			return bad(&r, off, "truncated: the frame needs %" PRIu32 " bytes, %zu remain",
-				   size, len - pos - STREAM_FRAME_HEAD);
-		payload.p = buf + pos + STREAM_FRAME_HEAD;
-		payload.end = payload.p + size;
-		pos += STREAM_FRAME_HEAD + size;
-		if (type == STREAM_HEADER) {
-			if (header)
-				return bad(&r, off, "a header that is not first");
-			header = true;
-			err = read_header(&r, off, &payload);
-		} else if (!header) {
-			return bad(&r, off, "the first frame is not the header");
-		} else if (type == STREAM_NODE) {
-			err = read_node(&r, off, &payload);
-		} else if (type == STREAM_TRAILER) {
-			err = read_trailer(&r, off, &payload);
-			if (!err && pos != len)
-				err = bad(&r, pos, "%zu bytes after the trailer",
-					  len - pos);
-			return err;
-		} else {
-			return bad(&r, off, "unknown frame type 0x%02x", type);
-		}
-		if (err)
-			return err;
-	}
-	if (!header)
-		return bad(&r, len, "truncated: no header");
-	return bad(&r, len, "no trailer: the stream ends after %" PRIu64 " nodes",
-		   r.nodes);
+	err = read_frames(&r, len);
+	free(r.offsets);
+	return err;
 }

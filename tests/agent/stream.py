@@ -173,7 +173,7 @@ def parse(data):
     """Return (header, nodes, trailer) or raise StreamError."""
     if data[:len(MAGIC)] != MAGIC:
         raise NotAStream(len(data))
-    header, nodes, trailer = None, [], None
+    header, nodes, offsets, trailer = None, [], [], None
     for off, ftype, payload in frames(data):
         if ftype == ord("H"):
             if header is not None or nodes:
@@ -185,6 +185,7 @@ def parse(data):
         if ftype == ord("N"):
             prev = nodes[-1]["path"] if nodes else b""
             nodes.append(parse_node(off, payload, len(nodes), prev))
+            offsets.append(off)
         elif ftype == ord("T"):
             if len(payload) != 12:
                 raise StreamError(off, f"trailer of {len(payload)} bytes, "
@@ -211,7 +212,19 @@ def parse(data):
     if trailer is None:
         raise StreamError(len(data), f"no trailer: the stream ends after "
                           f"{len(nodes)} nodes")
+    check_unique(nodes, offsets)
     return header, nodes, trailer
+
+
+def check_unique(nodes, offsets):
+    """No path comes twice: refuse the first node that repeats one."""
+    seen = {}
+    for i, node in enumerate(nodes):
+        path = node["path"]
+        if path in seen:
+            raise StreamError(offsets[i], f"node {i}: path \"{esc(path)}\" "
+                              f"came before, as node {seen[path]}")
+        seen[path] = i
 
 
 def esc(b):
@@ -379,6 +392,7 @@ BAD = {
     "error-bad-name": lambda: one_bad(4, value=b"E ACCES"),
     "dir-value": lambda: one_bad(0, status=1, value=b"x"),
     "link-value": lambda: one_bad(1, status=3, value=b"EACCES"),
+    "repeated-path": lambda: write(nodes=GOOD_NODES + [GOOD_NODES[2]]),
     "trailer-short": lambda: write()[:-4][:-13] + b"T" + struct.pack(
         "<I", 8) + struct.pack("<Q", len(GOOD_NODES)),
     "trailer-extra": lambda: write(trailer_extra=b"\0"),

@@ -131,6 +131,7 @@ error-no-name	byte 4294: node 4: open-error without an errno name
 error-bad-name	byte 4294: node 4: open-error without an errno name
 dir-value	byte 58: node 0: a dir with a value
 link-value	byte 79: node 1: a link with a value
+repeated-path	byte 4367: node 6: path "/sys/kernel/uevent_seqnum" came before, as node 2
 trailer-short	byte 4367: trailer of 8 bytes, not 12
 trailer-extra	byte 4367: trailer of 13 bytes, not 12
 count	byte 4367: the trailer counts 7 nodes, the stream holds 6
