@@ -42,14 +42,7 @@ echo
 echo "kabidiff undocumented on generated trees (growth should be linear)"
 printf '%10s %10s %10s %12s\n' "nodes" "wall" "peak" "us per node"
 for n in 50000 100000 200000; do
-	dir=$CACHE/bench/sysfs-$n
-	if [ ! -d "$dir" ]; then
-		python3 "$TOP/tests/bench/gen-sysfs.py" "$n" >"$TMP/list"
-		rm -rf "$dir.tmp"
-		mkdir -p "$CACHE/bench"
-		python3 "$TOP/tests/sysfs-materialise.py" "$TMP/list" "$dir.tmp"
-		mv "$dir.tmp" "$dir"
-	fi
+	dir=$(generated_sysfs "$n")
 	set -- $(measure "$RUNS" "$KABIDIFF" undocumented --docs "$TREE" --sysfs-dir "$dir")
 	awk -v n="$n" -v w="$1" -v m="$2" 'BEGIN {
 		printf "%10d %8.3f s %7.1f MB %12.2f\n", n, w, m / 1024, w * 1e6 / n }'
