@@ -34,8 +34,11 @@
  * wildcard component ("cpuX"), or "...".  Literal edges of every node live in
  * one hash table keyed by (node, component), so taking one is O(1) however
  * many children a node has: /sys/class has hundreds.  Wildcard edges are a
- * short list per node, tried one by one; a "..." edge leads to a node that
- * takes any component and stays where it is.
+ * short list per node, tried one by one, keyed by what they compile to and
+ * not by their spelling: "<iface>", "<dev>" and "X" are one edge, so
+ * patterns that differ only in how they name their wildcards are one path
+ * of the trie.  A "..." edge leads to a node that takes any component and
+ * stays where it is.
  *
  * Matching keeps the set of trie nodes reachable by the components so far (a
  * cursor) and advances it component by component, so a path of k components
@@ -70,8 +73,7 @@ struct atom {
 };
 
 struct wild_edge {
-	char *text;		/* the component as written, to share edges */
-	struct atom *atoms;
+	struct atom *atoms;	/* compiled: equal atoms share the edge */
 	size_t nr_atoms;
 	size_t head, tail;	/* literal atoms at the start and the end */
 	uint64_t any_number;	/* atoms taken any number of times */
@@ -146,10 +148,8 @@ void what_index__free(struct what_index *idx)
 	for (i = 0; i < idx->nr_nodes; i++) {
 		struct what_node *n = idx->nodes[i];
 
-		for (j = 0; j < n->nr_wild; j++) {
-			free(n->wild[j].text);
+		for (j = 0; j < n->nr_wild; j++)
 			free(n->wild[j].atoms);
-		}
 		free(n->wild);
 		free(n->ids);
 		free(n);
@@ -435,27 +435,42 @@ static bool component_matches(const struct wild_edge *e, const char *comp,
 	return nfa_matches(e, comp + e->head, len - e->head - e->tail);
 }
 
+static bool atoms_equal(const struct atom *a, const struct atom *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (a[i].quant != b[i].quant || a[i].literal != b[i].literal ||
+		    memcmp(a[i].set, b[i].set, sizeof(a[i].set)))
+			return false;
+	return true;
+}
+
+/*
+ * The child of @parent through the wildcard component compiled to @atoms.
+ * Components that compile alike ("<iface>" and "<dev>", "cpuX" and
+ * "cpu<N>") take the same edge: edges keyed by their spelling would give
+ * each spelling its own copy of the trie below, all of them alive at once.
+ */
 static struct what_node *wild_child(struct what_index *idx,
-				    struct what_node *parent, const char *comp,
-				    size_t len, const struct atom *atoms,
-				    size_t nr_atoms)
+				    struct what_node *parent,
+				    const struct atom *atoms, size_t nr_atoms)
 {
 	struct wild_edge *e;
 	size_t i;
 
 	for (i = 0; i < parent->nr_wild; i++) {
 		e = &parent->wild[i];
-		if (strlen(e->text) == len && !memcmp(e->text, comp, len))
+		if (e->nr_atoms == nr_atoms &&
+		    atoms_equal(e->atoms, atoms, nr_atoms))
 			return e->child;
 	}
 	e = ARRAY_APPEND_ITEM(parent->wild, parent->nr_wild);
 	if (!e)
 		return NULL;
-	e->text = strndup(comp, len);
 	e->atoms = calloc(nr_atoms, sizeof(*atoms));
 	e->child = node__new(idx);
-	if (!e->text || !e->atoms || !e->child) {
-		free(e->text);
+	if (!e->atoms || !e->child) {
 		free(e->atoms);
 		parent->nr_wild--;
 		return NULL;
@@ -550,7 +565,7 @@ static int add_expanded(struct what_index *idx, const char *pat, size_t len,
 		literals += comps > 1 && names_something(atoms, n);
 		if (!idx)
 			continue;
-		node = n ? wild_child(idx, node, comp, clen, atoms, n) :
+		node = n ? wild_child(idx, node, atoms, n) :
 			   literal_child(idx, node, comp, clen);
 		if (!node)
 			return -ENOMEM;

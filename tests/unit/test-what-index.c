@@ -220,6 +220,70 @@ static void test_index(void **state)
 	what_index__free(idx);
 }
 
+/* Patterns that differ only in how they name a wildcard share its edge. */
+static void test_spellings(void **state)
+{
+	struct what_index *idx = what_index__new();
+
+	assert_int_equal(what_index__add(idx, "/sys/class/net/<iface>/mtu", 0, NULL), 0);
+	assert_int_equal(what_index__add(idx, "/sys/class/net/<dev>/mtu", 1, NULL), 0);
+	assert_int_equal(what_index__add(idx, "/sys/class/net/X/speed", 2, NULL), 0);
+	assert_int_equal(what_index__add(idx, "/sys/x/cpuX/online", 3, NULL), 0);
+	assert_int_equal(what_index__add(idx, "/sys/x/cpu<N>/online", 4, NULL), 0);
+	/* compiles otherwise: one character, not one or more */
+	assert_int_equal(what_index__add(idx, "/sys/x/cpu[0-9]/online", 5, NULL), 0);
+	assert_int_equal(what_index__add(idx, "/sys/x/cpu[0-9]+/.../y", 6, NULL), 0);
+	assert_int_equal(matches(idx, "/sys/class/net/eth0/mtu"), 0x3);
+	assert_int_equal(matches(idx, "/sys/class/net/eth0/speed"), 0x4);
+	assert_int_equal(matches(idx, "/sys/x/cpu1/online"), 0x38);
+	assert_int_equal(matches(idx, "/sys/x/cpu12/online"), 0x18);
+	assert_int_equal(matches(idx, "/sys/x/cpuA/online"), 0x18);
+	assert_int_equal(matches(idx, "/sys/x/cpu12/a/y"), 0x40);
+	assert_int_equal(matches(idx, "/sys/x/cpu/online"), 0);
+	what_index__free(idx);
+}
+
+/* How many ids the cursor's patterns end with, counted. */
+static void count_ids(uint32_t id, bool dir_only, void *ctx)
+{
+	(*(size_t *)ctx)++;
+}
+
+/*
+ * 300 patterns spelling "<vI>/.../wakeup" each their own way are one path:
+ * a cursor below holds as many nodes as for one of them, and every one of
+ * them still matches.
+ */
+static void test_spellings_share_a_path(void **state)
+{
+	struct what_index *idx = what_index__new();
+	struct what_cursor a, b;
+	char pattern[64];
+	size_t count = 0;
+	uint32_t i;
+
+	what_cursor__init(&a);
+	what_cursor__init(&b);
+	for (i = 0; i < 300; i++) {
+		snprintf(pattern, sizeof(pattern), "/sys/devices/<v%u>/.../wakeup", i);
+		assert_int_equal(what_index__add(idx, pattern, i, NULL), 0);
+	}
+	assert_int_equal(what_index__root(idx, &a), 0);
+	assert_int_equal(what_index__step(idx, &a, "sys", 3, &b), 0);
+	assert_int_equal(what_index__step(idx, &b, "devices", 7, &a), 0);
+	assert_int_equal(what_index__step(idx, &a, "platform", 8, &b), 0);
+	assert_int_equal(b.nr, 2);	/* <v...> and the "..." below it */
+	assert_int_equal(what_index__step(idx, &b, "dev0", 4, &a), 0);
+	assert_int_equal(a.nr, 1);
+	assert_int_equal(what_index__step(idx, &a, "wakeup", 6, &b), 0);
+	assert_int_equal(b.nr, 2);
+	what_cursor__entries(&b, count_ids, &count);
+	assert_int_equal(count, 300);
+	what_cursor__release(&a);
+	what_cursor__release(&b);
+	what_index__free(idx);
+}
+
 static void test_cursor(void **state)
 {
 	struct what_index *idx = what_index__new();
@@ -255,6 +319,8 @@ int main(void)
 		cmocka_unit_test(test_globstar),
 		cmocka_unit_test(test_unparsable),
 		cmocka_unit_test(test_index),
+		cmocka_unit_test(test_spellings),
+		cmocka_unit_test(test_spellings_share_a_path),
 		cmocka_unit_test(test_cursor),
 	};
 
