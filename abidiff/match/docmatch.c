@@ -45,16 +45,13 @@ struct seen {
 	int32_t dir;		/* -1: free slot */
 	int links;		/* how many links the name had passed */
 	uint64_t hash;
-	size_t nr;
-	uintptr_t *set;		/* the cursor's trie nodes, sorted */
+	struct what_cursor cursor;	/* a copy */
 };
 
 struct seen_set {
 	struct seen *v;
 	size_t size;		/* a power of two */
 	size_t nr;
-	uintptr_t *scratch;
-	size_t scratch_alloc;
 };
 
 struct matcher {
@@ -121,23 +118,6 @@ static bool passed_through(const struct matcher *m, int32_t target)
 	return false;
 }
 
-static int uintptr_cmp(const void *pa, const void *pb)
-{
-	uintptr_t a = *(const uintptr_t *)pa, b = *(const uintptr_t *)pb;
-
-	return (a > b) - (a < b);
-}
-
-static uint64_t set_hash(int32_t dir, const uintptr_t *set, size_t nr)
-{
-	uint64_t h = 0xcbf29ce484222325ull ^ (uint32_t)dir;
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		h = (h ^ set[i]) * 0x100000001b3ull;
-	return h;
-}
-
 static int seen_grow(struct seen_set *ss)
 {
 	size_t size = ss->size ? ss->size * 2 : 1024, i, j;
@@ -169,39 +149,29 @@ static int seen_grow(struct seen_set *ss)
 static int seen_before(struct seen_set *ss, int32_t dir, int links,
 		       const struct what_cursor *c)
 {
-	uint64_t hash;
+	uint64_t hash = (what_cursor__hash(c) ^ (uint32_t)dir) *
+			0x100000001b3ull;
+	struct seen *e;
 	size_t i;
 
-	if (c->nr > ss->scratch_alloc) {
-		free(ss->scratch);
-		ss->scratch_alloc = c->nr * 2;
-		ss->scratch = malloc(ss->scratch_alloc * sizeof(uintptr_t));
-		if (!ss->scratch)
-			return -ENOMEM;
-	}
-	for (i = 0; i < c->nr; i++)
-		ss->scratch[i] = (uintptr_t)c->v[i];
-	qsort(ss->scratch, c->nr, sizeof(uintptr_t), uintptr_cmp);
-	hash = set_hash(dir, ss->scratch, c->nr);
 	if (2 * (ss->nr + 1) > ss->size && seen_grow(ss))
 		return -ENOMEM;
 	for (i = hash & (ss->size - 1); ss->v[i].dir >= 0;
 	     i = (i + 1) & (ss->size - 1)) {
-		const struct seen *e = &ss->v[i];
-
+		e = &ss->v[i];
 		if (e->dir == dir && e->links == links && e->hash == hash &&
-		    e->nr == c->nr &&
-		    !memcmp(e->set, ss->scratch, c->nr * sizeof(uintptr_t)))
+		    what_cursor__same(&e->cursor, c))
 			return 1;
 	}
-	ss->v[i].set = malloc(c->nr * sizeof(uintptr_t) + 1);
-	if (!ss->v[i].set)
+	e = &ss->v[i];
+	what_cursor__init(&e->cursor);
+	if (what_cursor__copy(&e->cursor, c)) {
+		what_cursor__release(&e->cursor);
 		return -ENOMEM;
-	memcpy(ss->v[i].set, ss->scratch, c->nr * sizeof(uintptr_t));
-	ss->v[i].dir = dir;
-	ss->v[i].links = links;
-	ss->v[i].hash = hash;
-	ss->v[i].nr = c->nr;
+	}
+	e->dir = dir;
+	e->links = links;
+	e->hash = hash;
 	ss->nr++;
 	return 0;
 }
@@ -212,9 +182,8 @@ static void seen_free(struct seen_set *ss)
 
 	for (i = 0; i < ss->size; i++)
 		if (ss->v[i].dir >= 0)
-			free(ss->v[i].set);
+			what_cursor__release(&ss->v[i].cursor);
 	free(ss->v);
-	free(ss->scratch);
 }
 
 /*
@@ -253,7 +222,7 @@ static int visit(struct matcher *m, int32_t node, int depth)
 			break;
 		err = what_index__step(m->idx, c, name, strlen(name),
 				       &m->cursor[depth + 1]);
-		if (!err && m->cursor[depth + 1].nr)
+		if (!err && !what_cursor__empty(&m->cursor[depth + 1]))
 			err = visit(m, kid, depth + 1);
 	}
 	if (through_link)
@@ -370,7 +339,7 @@ int docmatch__run_hits(const struct snapshot *tree, const struct snapshot *docs,
 		if (m->t.parent[i] >= 0)
 			continue;	/* a root: "/sys", "/proc/sys" */
 		err = cursor_for_path(m, m->t.v[i].path, &m->cursor[0]);
-		if (!err && m->cursor[0].nr)
+		if (!err && !what_cursor__empty(&m->cursor[0]))
 			err = visit(m, i, 0);
 	}
 	for (i = 0; i < MAX_DEPTH; i++)

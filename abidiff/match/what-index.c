@@ -41,12 +41,33 @@
  * stays where it is.
  *
  * Matching keeps the set of trie nodes reachable by the components so far (a
- * cursor) and advances it component by component, so a path of k components
- * costs k hash lookups plus the wildcard edges met on the way: the number of
- * patterns does not enter.  A wildcard component is a short sequence of atoms
- * (a set of characters, taken once, once or more, or any number of times)
- * run as an NFA over the component's bytes: no backtracking, so no pattern
- * can make matching slow.
+ * cursor) and advances it component by component.  A wildcard component is
+ * a short sequence of atoms (a set of characters, taken once, once or more,
+ * or any number of times) run as an NFA over the component's bytes: no
+ * backtracking, so no pattern can make matching slow.
+ *
+ * The frames.  A node reached through a literal or a wildcard edge is alive
+ * for one component; one reached through "..." for the rest of the path.
+ * Below /sys/devices every "/sys/devices/.../NAME" is alive at every node,
+ * and N patterns "/sys/devices/<vI>/.../NAME" whose first wildcards differ
+ * are N such nodes: stepping each of them at each component would make
+ * every component of every path cost N.  So a cursor holds the nodes that
+ * its last component reached in an array, and the "..." ones apart, in
+ * frames: a frame holds the "..." nodes that one step reached, with all
+ * their literal edges in one array sorted by the hash of the name and their
+ * wildcard edges sorted by what they compile to, alike ones together.  A
+ * cursor points to the frame of its last step that reached any, which points
+ * to the frame before it; the frame is built once, where its nodes are
+ * reached, and shared, counted, by every cursor stepped from there.
+ *
+ * A component then costs one hash lookup per node the component before
+ * reached, one binary search per frame on the path (one per step that
+ * reached a new "..." node: a few), one NFA run per distinct wildcard
+ * after a "...", and one step per node it reaches.  The number of patterns
+ * enters only through those the component advances, which is the size of
+ * the answer, and through wildcards after a "..." that all differ.  Nodes
+ * with no edge out and no pattern ending at them are not kept: they only
+ * lead to their "..." node.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -73,6 +94,7 @@ struct atom {
 };
 
 struct wild_edge {
+	uint32_t hash;		/* of the atoms */
 	struct atom *atoms;	/* compiled: equal atoms share the edge */
 	size_t nr_atoms;
 	size_t head, tail;	/* literal atoms at the start and the end */
@@ -80,10 +102,21 @@ struct wild_edge {
 	struct what_node *child;
 };
 
+/* A literal edge out of a "..." node, kept with it for the frames. */
+struct label {
+	uint32_t hash;		/* of the name alone */
+	const char *name;	/* the edge table's copy */
+	size_t len;
+	struct what_node *child;
+};
+
 struct what_node {
 	uint32_t serial;	/* half of the literal edges' hash key */
 	bool globstar;		/* reached by "...": takes any component */
 	struct what_node *globstar_child;
+	size_t nr_literal;	/* literal edges out of it, in the table */
+	struct label *labels;	/* a "..." node's literal edges, again */
+	size_t nr_labels;
 	struct wild_edge *wild;
 	size_t nr_wild;
 	/* entries whose pattern ends here: id << 1, | 1 if it ends in '/' */
@@ -151,6 +184,7 @@ void what_index__free(struct what_index *idx)
 		for (j = 0; j < n->nr_wild; j++)
 			free(n->wild[j].atoms);
 		free(n->wild);
+		free(n->labels);
 		free(n->ids);
 		free(n);
 	}
@@ -161,21 +195,30 @@ void what_index__free(struct what_index *idx)
 	free(idx);
 }
 
+#define FNV_BASIS	2166136261u
+
+static uint32_t fnv1a(uint32_t h, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
 /* FNV-1a over the parent's serial and the component. */
 static uint32_t edge_hash(uint32_t parent, const char *name, size_t len)
 {
-	uint32_t h = 2166136261u;
+	uint32_t h = FNV_BASIS;
 	size_t i;
 
 	for (i = 0; i < sizeof(parent); i++) {
 		h ^= (parent >> (8 * i)) & 0xff;
 		h *= 16777619u;
 	}
-	for (i = 0; i < len; i++) {
-		h ^= (unsigned char)name[i];
-		h *= 16777619u;
-	}
-	return h;
+	return fnv1a(h, name, len);
 }
 
 /* The slot holding edge (@parent, @name), or the empty slot it would take. */
@@ -217,6 +260,17 @@ static int edges_grow(struct what_index *idx)
 	return 0;
 }
 
+static int add_label(struct what_node *parent, const struct literal_edge *e)
+{
+	struct label *l = ARRAY_APPEND_ITEM(parent->labels, parent->nr_labels);
+
+	if (!l)
+		return -ENOMEM;
+	*l = (struct label){ fnv1a(FNV_BASIS, e->name, e->len), e->name,
+			     e->len, e->child };
+	return 0;
+}
+
 static struct what_node *literal_child(struct what_index *idx,
 				       struct what_node *parent,
 				       const char *name, size_t len)
@@ -242,7 +296,8 @@ static struct what_node *literal_child(struct what_index *idx,
 	e->hash = hash;
 	e->len = len;
 	idx->nr_edges++;
-	return e->child;
+	parent->nr_literal++;
+	return parent->globstar && add_label(parent, e) ? NULL : e->child;
 }
 
 static void set_bit(struct atom *a, unsigned char c)
@@ -435,15 +490,44 @@ static bool component_matches(const struct wild_edge *e, const char *comp,
 	return nfa_matches(e, comp + e->head, len - e->head - e->tail);
 }
 
-static bool atoms_equal(const struct atom *a, const struct atom *b, size_t n)
+static uint32_t atoms_hash(const struct atom *atoms, size_t n)
 {
+	uint32_t h = FNV_BASIS;
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (a[i].quant != b[i].quant || a[i].literal != b[i].literal ||
-		    memcmp(a[i].set, b[i].set, sizeof(a[i].set)))
-			return false;
-	return true;
+	for (i = 0; i < n; i++) {
+		h = fnv1a(h, (const char *)atoms[i].set, sizeof(atoms[i].set));
+		h = fnv1a(h, (const char *)&atoms[i].quant, sizeof(atoms[i].quant));
+		h = fnv1a(h, (const char *)&atoms[i].literal,
+			  sizeof(atoms[i].literal));
+	}
+	return h;
+}
+
+/*
+ * An order of compiled wildcards, hashes first: 0 if edge @a and the
+ * @nr_atoms @atoms of @hash take the same components.
+ */
+static int wild_cmp(const struct wild_edge *a, uint32_t hash,
+		    const struct atom *atoms, size_t nr_atoms)
+{
+	size_t i;
+	int c;
+
+	if (a->hash != hash)
+		return a->hash < hash ? -1 : 1;
+	if (a->nr_atoms != nr_atoms)
+		return a->nr_atoms < nr_atoms ? -1 : 1;
+	for (i = 0; i < nr_atoms; i++) {
+		if (a->atoms[i].quant != atoms[i].quant)
+			return a->atoms[i].quant < atoms[i].quant ? -1 : 1;
+		if (a->atoms[i].literal != atoms[i].literal)
+			return a->atoms[i].literal < atoms[i].literal ? -1 : 1;
+		c = memcmp(a->atoms[i].set, atoms[i].set, sizeof(atoms[i].set));
+		if (c)
+			return c;
+	}
+	return 0;
 }
 
 /*
@@ -456,13 +540,13 @@ static struct what_node *wild_child(struct what_index *idx,
 				    struct what_node *parent,
 				    const struct atom *atoms, size_t nr_atoms)
 {
+	uint32_t hash = atoms_hash(atoms, nr_atoms);
 	struct wild_edge *e;
 	size_t i;
 
 	for (i = 0; i < parent->nr_wild; i++) {
 		e = &parent->wild[i];
-		if (e->nr_atoms == nr_atoms &&
-		    atoms_equal(e->atoms, atoms, nr_atoms))
+		if (!wild_cmp(e, hash, atoms, nr_atoms))
 			return e->child;
 	}
 	e = ARRAY_APPEND_ITEM(parent->wild, parent->nr_wild);
@@ -476,6 +560,7 @@ static struct what_node *wild_child(struct what_index *idx,
 		return NULL;
 	}
 	memcpy(e->atoms, atoms, nr_atoms * sizeof(*atoms));
+	e->hash = hash;
 	e->nr_atoms = nr_atoms;
 	for (i = 0; i < nr_atoms; i++)
 		if (atoms[i].quant == ANY_NUMBER)
@@ -712,28 +797,185 @@ int what_index__add(struct what_index *idx, const char *pattern, uint32_t id,
 	return err ? err : compile(idx, pattern, id, why);
 }
 
+/* The wildcard edges of a frame's nodes that compile alike. */
+struct frame_wild {
+	struct wild_edge e;	/* a copy of one: the node's array may move */
+	size_t first, nr;	/* their children in the frame's kids[] */
+};
+
+/* The "..." nodes reached by one step, with their edges: see the top. */
+struct what_frame {
+	struct what_frame *up;		/* those reached before, or NULL */
+	size_t refs;			/* cursors and frames pointing here */
+	const struct what_node **v;	/* by serial */
+	size_t nr;
+	size_t total;			/* nr, and the nodes of those below */
+	uint64_t hash;			/* of the nodes, and of those below */
+	const struct what_node **ends;	/* those that end a pattern */
+	size_t nr_ends;
+	struct label *labels;		/* all their literal edges, by hash */
+	size_t nr_labels;
+	struct frame_wild *wild;	/* their wildcard edges, by what they take */
+	size_t nr_wild;
+	const struct what_node **kids;	/* where the wildcard edges lead */
+};
+
+static struct what_frame *frame_get(struct what_frame *f)
+{
+	if (f)
+		f->refs++;
+	return f;
+}
+
+static void frame_put(struct what_frame *f)
+{
+	while (f && !--f->refs) {
+		struct what_frame *up = f->up;
+
+		free(f->v);
+		free(f->ends);
+		free(f->labels);
+		free(f->wild);
+		free(f->kids);
+		free(f);
+		f = up;
+	}
+}
+
+static int serial_cmp(const void *pa, const void *pb)
+{
+	const struct what_node *a = *(const struct what_node **)pa;
+	const struct what_node *b = *(const struct what_node **)pb;
+
+	return (a->serial > b->serial) - (a->serial < b->serial);
+}
+
+static int label_cmp(const void *pa, const void *pb)
+{
+	const struct label *a = pa, *b = pb;
+
+	if (a->hash != b->hash)
+		return a->hash < b->hash ? -1 : 1;
+	return serial_cmp(&a->child, &b->child);
+}
+
+static int frame_wild_cmp(const void *pa, const void *pb)
+{
+	const struct frame_wild *a = pa, *b = pb;
+	int c = wild_cmp(&a->e, b->e.hash, b->e.atoms, b->e.nr_atoms);
+
+	return c ? c : serial_cmp(&a->e.child, &b->e.child);
+}
+
+/*
+ * Gather the edges and the pattern ends of @f's nodes.  The wildcard edges
+ * are sorted, then each run of alike ones becomes one entry, in place.
+ */
+static int frame_merge(struct what_frame *f)
+{
+	size_t i, j, k, nr_labels = 0, nr_wild = 0, nr_ends = 0;
+
+	for (i = 0; i < f->nr; i++) {
+		nr_labels += f->v[i]->nr_labels;
+		nr_wild += f->v[i]->nr_wild;
+		nr_ends += !!f->v[i]->nr_ids;
+	}
+	f->labels = malloc(nr_labels * sizeof(*f->labels) + 1);
+	f->wild = malloc(nr_wild * sizeof(*f->wild) + 1);
+	f->kids = malloc(nr_wild * sizeof(*f->kids) + 1);
+	f->ends = malloc(nr_ends * sizeof(*f->ends) + 1);
+	if (!f->labels || !f->wild || !f->kids || !f->ends)
+		return -ENOMEM;
+	for (i = 0; i < f->nr; i++) {
+		const struct what_node *n = f->v[i];
+
+		for (j = 0; j < n->nr_labels; j++)
+			f->labels[f->nr_labels++] = n->labels[j];
+		for (j = 0; j < n->nr_wild; j++)
+			f->wild[f->nr_wild++].e = n->wild[j];
+		if (n->nr_ids)
+			f->ends[f->nr_ends++] = n;
+	}
+	qsort(f->labels, f->nr_labels, sizeof(*f->labels), label_cmp);
+	qsort(f->wild, f->nr_wild, sizeof(*f->wild), frame_wild_cmp);
+	for (i = k = nr_wild = 0; i < f->nr_wild; i = j) {
+		const struct wild_edge *e = &f->wild[i].e;
+
+		for (j = i; j < f->nr_wild &&
+		     !wild_cmp(&f->wild[j].e, e->hash, e->atoms, e->nr_atoms); j++)
+			f->kids[k++] = f->wild[j].e.child;
+		f->wild[nr_wild] = f->wild[i];
+		f->wild[nr_wild].first = k - (j - i);
+		f->wild[nr_wild++].nr = j - i;
+	}
+	f->nr_wild = nr_wild;
+	return 0;
+}
+
+/* Is @n one of the nodes of @f or of the frames below it? */
+static bool frames_hold(const struct what_frame *f, const struct what_node *n)
+{
+	for (; f; f = f->up)
+		if (bsearch(&n, f->v, f->nr, sizeof(*f->v), serial_cmp))
+			return true;
+	return false;
+}
+
+/*
+ * A node's share of a cursor's hash (splitmix64's finaliser): a sum of
+ * them does not depend on how the nodes are spread over frames.
+ */
+static uint64_t node_hash(const struct what_node *n)
+{
+	uint64_t h = n->serial + 0x9e3779b97f4a7c15ull;
+
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+	return h ^ (h >> 31);
+}
+
 void what_cursor__init(struct what_cursor *c)
 {
 	memset(c, 0, sizeof(*c));
 }
 
+static void cursor_clear(struct what_cursor *c)
+{
+	frame_put(c->frame);
+	c->frame = NULL;
+	c->nr = 0;
+}
+
 void what_cursor__release(struct what_cursor *c)
 {
+	cursor_clear(c);
 	free(c->v);
 	what_cursor__init(c);
 }
 
-/* Add @n and, through "..." edges, the nodes it reaches without a step. */
-static int cursor_add(struct what_cursor *c, const struct what_node *n)
+bool what_cursor__empty(const struct what_cursor *c)
 {
-	size_t i;
+	return !c->nr && !c->frame;
+}
 
+/* No edge out of it and no pattern ending at it: nothing to keep it for. */
+static bool dead_end(const struct what_node *n)
+{
+	return !n->nr_literal && !n->nr_wild && !n->nr_ids;
+}
+
+/*
+ * Add @n, which the component just taken reaches, to @c, and the "..."
+ * nodes it reaches without a step, but none of @live, the frames of the
+ * cursor stepped from: those are alive in @c already.
+ */
+static int reach(struct what_cursor *c, const struct what_frame *live,
+		 const struct what_node *n)
+{
 	for (; n; n = n->globstar_child) {
 		const struct what_node **slot;
 
-		for (i = 0; i < c->nr && c->v[i] != n; i++)
-			;
-		if (i < c->nr)
+		if (n->globstar ? frames_hold(live, n) : dead_end(n))
 			continue;
 		slot = ARRAY_APPEND(c->v, c->nr, c->alloc);
 		if (!slot)
@@ -743,46 +985,223 @@ static int cursor_add(struct what_cursor *c, const struct what_node *n)
 	return 0;
 }
 
+static bool in_order(const struct what_node **v, size_t nr)
+{
+	size_t i;
+
+	for (i = 1; i < nr; i++)
+		if (v[i - 1]->serial > v[i]->serial)
+			return false;
+	return true;
+}
+
+/*
+ * Move the "..." nodes the step put into c->v to a frame of their own over
+ * @up, which every cursor stepped from @c then shares.
+ */
+static int settle(struct what_cursor *c, struct what_frame *up)
+{
+	struct what_frame *f;
+	size_t i, nr = 0, kept = 0;
+
+	/*
+	 * In order, so that what_cursor__same() can compare them as they
+	 * are.  Most often they come in order: the frames' edges are sorted.
+	 */
+	if (!in_order(c->v, c->nr))
+		qsort(c->v, c->nr, sizeof(*c->v), serial_cmp);
+	for (i = 0; i < c->nr; i++)
+		nr += c->v[i]->globstar;
+	if (!nr) {
+		c->frame = frame_get(up);
+		return 0;
+	}
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	f->refs = 1;
+	f->up = frame_get(up);
+	c->frame = f;
+	f->v = malloc(nr * sizeof(*f->v));
+	if (!f->v)
+		return -ENOMEM;
+	f->total = up ? up->total : 0;
+	f->hash = up ? up->hash : 0;
+	for (i = 0; i < c->nr; i++) {
+		if (c->v[i]->globstar) {
+			f->v[f->nr++] = c->v[i];
+			f->hash += node_hash(c->v[i]);
+		} else {
+			c->v[kept++] = c->v[i];
+		}
+	}
+	f->total += f->nr;
+	c->nr = kept;
+	return frame_merge(f);
+}
+
 int what_index__root(const struct what_index *idx, struct what_cursor *c)
 {
-	c->nr = 0;
-	return cursor_add(c, idx->nodes[0]);
+	int err;
+
+	cursor_clear(c);
+	err = reach(c, NULL, idx->nodes[0]);
+	return err ? err : settle(c, NULL);
+}
+
+/* Take the edges out of node @n that @comp (@len bytes) matches. */
+static int step_node(const struct what_index *idx, const struct what_node *n,
+		     const char *comp, size_t len,
+		     const struct what_frame *live, struct what_cursor *to)
+{
+	uint32_t hash = edge_hash(n->serial, comp, len);
+	const struct literal_edge *e;
+	size_t i;
+	int err = 0;
+
+	e = edge_slot(idx->edges, idx->size_edges, n->serial, hash, comp, len);
+	if (e->name)
+		err = reach(to, live, e->child);
+	for (i = 0; !err && i < n->nr_wild; i++)
+		if (component_matches(&n->wild[i], comp, len))
+			err = reach(to, live, n->wild[i].child);
+	return err;
+}
+
+/* The first of @f's labels with @hash, or the end. */
+static size_t first_label(const struct what_frame *f, uint32_t hash)
+{
+	size_t lo = 0, hi = f->nr_labels;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->labels[mid].hash < hash)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Take the edges out of frame @f's nodes that @comp matches: one lookup
+ * for all their literal edges, one NFA run for each set of alike wildcards.
+ */
+static int step_frame(const struct what_frame *f, const char *comp,
+		      size_t len, const struct what_frame *live,
+		      struct what_cursor *to)
+{
+	uint32_t hash = fnv1a(FNV_BASIS, comp, len);
+	size_t i, j;
+	int err = 0;
+
+	for (i = first_label(f, hash);
+	     !err && i < f->nr_labels && f->labels[i].hash == hash; i++)
+		if (f->labels[i].len == len &&
+		    !memcmp(f->labels[i].name, comp, len))
+			err = reach(to, live, f->labels[i].child);
+	for (i = 0; !err && i < f->nr_wild; i++) {
+		const struct frame_wild *w = &f->wild[i];
+
+		if (!component_matches(&w->e, comp, len))
+			continue;
+		for (j = 0; !err && j < w->nr; j++)
+			err = reach(to, live, f->kids[w->first + j]);
+	}
+	return err;
 }
 
 int what_index__step(const struct what_index *idx,
 		     const struct what_cursor *from, const char *comp,
 		     size_t len, struct what_cursor *to)
 {
-	size_t i, j;
+	const struct what_frame *f;
+	size_t i;
 	int err = 0;
 
-	to->nr = 0;
-	for (i = 0; !err && i < from->nr; i++) {
-		const struct what_node *n = from->v[i];
-		uint32_t hash = edge_hash(n->serial, comp, len);
-		const struct literal_edge *e;
+	cursor_clear(to);
+	for (i = 0; !err && i < from->nr; i++)
+		err = step_node(idx, from->v[i], comp, len, from->frame, to);
+	for (f = from->frame; !err && f; f = f->up)
+		err = step_frame(f, comp, len, from->frame, to);
+	return err ? err : settle(to, from->frame);
+}
 
-		if (n->globstar)
-			err = cursor_add(to, n);
-		e = edge_slot(idx->edges, idx->size_edges, n->serial, hash,
-			      comp, len);
-		if (!err && e->name)
-			err = cursor_add(to, e->child);
-		for (j = 0; !err && j < n->nr_wild; j++)
-			if (component_matches(&n->wild[j], comp, len))
-				err = cursor_add(to, n->wild[j].child);
-	}
-	return err;
+static void node_entries(const struct what_node *n, what_match_fn fn,
+			 void *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < n->nr_ids; i++)
+		fn(n->ids[i] >> 1, n->ids[i] & 1, ctx);
 }
 
 void what_cursor__entries(const struct what_cursor *c, what_match_fn fn,
 			  void *ctx)
 {
-	size_t i, j;
+	const struct what_frame *f;
+	size_t i;
 
 	for (i = 0; i < c->nr; i++)
-		for (j = 0; j < c->v[i]->nr_ids; j++)
-			fn(c->v[i]->ids[j] >> 1, c->v[i]->ids[j] & 1, ctx);
+		node_entries(c->v[i], fn, ctx);
+	for (f = c->frame; f; f = f->up)
+		for (i = 0; i < f->nr_ends; i++)
+			node_entries(f->ends[i], fn, ctx);
+}
+
+size_t what_cursor__size(const struct what_cursor *c)
+{
+	return c->nr + (c->frame ? c->frame->total : 0);
+}
+
+uint64_t what_cursor__hash(const struct what_cursor *c)
+{
+	uint64_t h = c->frame ? c->frame->hash : 0;
+	size_t i;
+
+	for (i = 0; i < c->nr; i++)
+		h += node_hash(c->v[i]);
+	return h;
+}
+
+/*
+ * Cursors stepped from one another share their frames, and then the
+ * comparison is quick; others may still hold the same "..." nodes in
+ * other frames, looked up one by one.
+ */
+bool what_cursor__same(const struct what_cursor *a, const struct what_cursor *b)
+{
+	const struct what_frame *f;
+	size_t i;
+
+	if (a->nr != b->nr || what_cursor__size(a) != what_cursor__size(b) ||
+	    (a->nr && memcmp(a->v, b->v, a->nr * sizeof(*a->v))))
+		return false;
+	if (a->frame == b->frame)
+		return true;
+	for (f = a->frame; f; f = f->up)
+		for (i = 0; i < f->nr; i++)
+			if (!frames_hold(b->frame, f->v[i]))
+				return false;
+	return true;
+}
+
+int what_cursor__copy(struct what_cursor *to, const struct what_cursor *from)
+{
+	size_t i;
+
+	cursor_clear(to);
+	for (i = 0; i < from->nr; i++) {
+		const struct what_node **slot = ARRAY_APPEND(to->v, to->nr,
+							      to->alloc);
+
+		if (!slot)
+			return -ENOMEM;
+		*slot = from->v[i];
+	}
+	to->frame = frame_get(from->frame);
+	return 0;
 }
 
 int what_index__match(const struct what_index *idx, const char *path,
@@ -795,7 +1214,7 @@ int what_index__match(const struct what_index *idx, const char *path,
 	what_cursor__init(&a);
 	what_cursor__init(&b);
 	err = what_index__root(idx, cur);
-	while (!err && *p && cur->nr) {
+	while (!err && *p && !what_cursor__empty(cur)) {
 		const char *slash;
 		size_t len;
 

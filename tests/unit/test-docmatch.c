@@ -167,6 +167,47 @@ static void test_hits(void **state)
 	snapshot__free(d);
 }
 
+/*
+ * "..." patterns that overlap, spelt alike or not: every one that matches
+ * is a hit, once, and the most stable entry, then the first, wins.
+ */
+static void test_overlapping_globstars(void **state)
+{
+	static const char *const want[] = { "a", "b", "c", "d", "f" };
+	struct snapshot *t = tree(), *d = snapshot__new();
+	struct docmatch_hits hits = { 0 };
+	int32_t entry[32], mtu;
+	size_t i, n = 0;
+
+	doc(d, LEVEL_TESTING, "a", "/sys/devices/<x>/.../mtu");
+	doc(d, LEVEL_OBSOLETE, "b", "/sys/devices/<y>/.../mtu");
+	doc(d, LEVEL_STABLE, "c", "/sys/devices/[p]ci0/.../eth0/mtu");
+	doc(d, LEVEL_TESTING, "d", "/sys/.../net/.../mtu");
+	doc(d, LEVEL_STABLE, "e", "/sys/devices/.../secret");
+	doc(d, LEVEL_STABLE, "f", "/sys/devices/[o-q]ci0/.../mtu");
+	assert_int_equal(snapshot__sort(d, "test"), 0);
+	assert_int_equal(docmatch__run_hits(t, d, entry, &hits), 0);
+	mtu = entry_of(t, entry, "/sys/devices/pci0/net/eth0/mtu");
+	assert_string_equal(d->docs.v[mtu].file, "c");
+	for (i = 0; i < t->sysfs.nr; i++)
+		if (!strcmp(t->sysfs.v[i].path, "/sys/devices/pci0/net/eth0/mtu"))
+			mtu = i;
+	for (i = 0; i < hits.nr; i++) {
+		if (hits.v[i].node != mtu)
+			continue;
+		assert_true(n < 5);
+		assert_string_equal(d->docs.v[hits.v[i].entry].file, want[n]);
+		n++;
+	}
+	assert_int_equal(n, 5);
+	assert_string_equal(d->docs.v[entry_of(t, entry,
+						"/sys/devices/pci0/net/eth0/secret")].file, "e");
+	assert_int_equal(entry_of(t, entry, "/sys/devices/pci0/vendor"), -1);
+	docmatch_hits__release(&hits);
+	snapshot__free(t);
+	snapshot__free(d);
+}
+
 /* Links in a loop, a link to a file, a dangling link: all end. */
 static void test_loops(void **state)
 {
@@ -207,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_best_level),
 		cmocka_unit_test(test_hits),
+		cmocka_unit_test(test_overlapping_globstars),
 		cmocka_unit_test(test_loops),
 		cmocka_unit_test(test_anchoring),
 	};

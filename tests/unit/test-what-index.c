@@ -142,6 +142,27 @@ static void test_globstar(void **state)
 	assert_true(one("/sys/.../.../x", "/sys/a/x"));
 }
 
+/* "..." as zero components, at the end, several times, next to wildcards. */
+static void test_globstar_forms(void **state)
+{
+	const char *p = "/sys/.../net/.../mtu";
+
+	assert_true(one(p, "/sys/net/mtu"));
+	assert_true(one(p, "/sys/devices/pci0/net/eth0/mtu"));
+	assert_true(one(p, "/sys/net/net/net/mtu"));
+	assert_false(one(p, "/sys/devices/net"));
+	assert_false(one(p, "/sys/devices/mtu"));
+	assert_false(one(p, "/sys/net/mtu/x"));
+	assert_true(one("/sys/a/...", "/sys/a/b/c"));
+	assert_false(one("/sys/a/...", "/sys/b/a"));
+	assert_true(one("/.../x", "/x"));
+	assert_true(one("/.../x", "/sys/x"));
+	assert_true(one("/sys/<d>/.../x/.../<y>_en", "/sys/iio/x/s/in_en"));
+	assert_false(one("/sys/<d>/.../x/.../<y>_en", "/sys/iio/s/in_en"));
+	assert_true(one("/sys/.../.../.../x", "/sys/x"));
+	assert_true(one("/sys/.../{a,b}/.../c", "/sys/q/b/c"));
+}
+
 static void expect_bad(const char *pattern, const char *reason)
 {
 	struct what_index *idx = what_index__new();
@@ -249,38 +270,179 @@ static void count_ids(uint32_t id, bool dir_only, void *ctx)
 	(*(size_t *)ctx)++;
 }
 
+/* Step @c from the root over the components of @path. */
+static void walk(const struct what_index *idx, struct what_cursor *c,
+		 const char *path)
+{
+	struct what_cursor tmp;
+	const char *p, *end;
+
+	what_cursor__init(&tmp);
+	assert_int_equal(what_index__root(idx, c), 0);
+	for (p = path + 1; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, '/');
+		assert_int_equal(what_index__step(idx, c, p, end - p, &tmp), 0);
+		assert_int_equal(what_cursor__copy(c, &tmp), 0);
+	}
+	what_cursor__release(&tmp);
+}
+
 /*
  * 300 patterns spelling "<vI>/.../wakeup" each their own way are one path:
- * a cursor below holds as many nodes as for one of them, and every one of
- * them still matches.
+ * a cursor below holds as many nodes as for one of them, and all of them
+ * still match.
  */
 static void test_spellings_share_a_path(void **state)
 {
-	struct what_index *idx = what_index__new();
+	struct what_index *many = what_index__new(), *single = what_index__new();
+	static const char *const paths[] = {
+		"/sys/devices/platform", "/sys/devices/platform/dev0",
+		"/sys/devices/platform/dev0/power/wakeup",
+	};
 	struct what_cursor a, b;
 	char pattern[64];
-	size_t count = 0;
-	uint32_t i;
+	size_t i, count = 0;
 
 	what_cursor__init(&a);
 	what_cursor__init(&b);
 	for (i = 0; i < 300; i++) {
-		snprintf(pattern, sizeof(pattern), "/sys/devices/<v%u>/.../wakeup", i);
-		assert_int_equal(what_index__add(idx, pattern, i, NULL), 0);
+		snprintf(pattern, sizeof(pattern), "/sys/devices/<v%zu>/.../wakeup", i);
+		assert_int_equal(what_index__add(many, pattern, i, NULL), 0);
 	}
-	assert_int_equal(what_index__root(idx, &a), 0);
-	assert_int_equal(what_index__step(idx, &a, "sys", 3, &b), 0);
-	assert_int_equal(what_index__step(idx, &b, "devices", 7, &a), 0);
-	assert_int_equal(what_index__step(idx, &a, "platform", 8, &b), 0);
-	assert_int_equal(b.nr, 2);	/* <v...> and the "..." below it */
-	assert_int_equal(what_index__step(idx, &b, "dev0", 4, &a), 0);
-	assert_int_equal(a.nr, 1);
-	assert_int_equal(what_index__step(idx, &a, "wakeup", 6, &b), 0);
-	assert_int_equal(b.nr, 2);
-	what_cursor__entries(&b, count_ids, &count);
+	assert_int_equal(what_index__add(single, pattern, 0, NULL), 0);
+	for (i = 0; i < 3; i++) {
+		walk(many, &a, paths[i]);
+		walk(single, &b, paths[i]);
+		assert_int_equal(what_cursor__size(&a), what_cursor__size(&b));
+	}
+	what_cursor__entries(&a, count_ids, &count);
 	assert_int_equal(count, 300);
 	what_cursor__release(&a);
 	what_cursor__release(&b);
+	what_index__free(many);
+	what_index__free(single);
+}
+
+/*
+ * Patterns that overlap in every way: an index of all of them matches a
+ * path with exactly the patterns that match it alone.
+ */
+static void test_index_is_its_patterns(void **state)
+{
+	static const char *const patterns[] = {
+		"/sys/devices/.../power/wakeup", "/sys/devices/<d>/.../wakeup",
+		"/sys/devices/X/.../wakeup", "/sys/devices/p*/.../wakeup",
+		"/sys/devices/[a-p]latform/.../power/.../wakeup",
+		"/sys/.../power/...", "/sys/.../power/control",
+		"/sys/devices/.../<x>_en", "/sys/devices/.../in_<x>_en",
+		"/sys/devices/.../in_Y_en", "/sys/devices/...",
+		"/sys/devices/platform/.../.../wakeup", "/sys/devices/platform/dev0",
+		"/sys/.../dev0/", "/sys/.../{power,net}/{wakeup,mtu}",
+		"/sys/devices/platform/dev<N>/power/wakeup",
+		"/.../wakeup", "/sys/devices/.../net/.../mtu",
+		"/sys/devices/p*/.../<x>_en", "/sys/devices/<d>/.../<y>_en",
+		"/sys/devices/*m/.../<y>_en",
+	};
+	static const char *const paths[] = {
+		"/sys/devices/platform/dev0/power/wakeup",
+		"/sys/devices/platform/dev0/power/control",
+		"/sys/devices/platform/dev0/power/power/wakeup",
+		"/sys/devices/platform/dev0/power",
+		"/sys/devices/platform/dev0", "/sys/devices/platform",
+		"/sys/devices/platform/dev0/in_a_en", "/sys/devices/platform/in_en",
+		"/sys/devices/wakeup", "/sys/devices/x/wakeup", "/wakeup",
+		"/sys/devices/platform/net/eth0/mtu", "/sys/devices/net/mtu",
+		"/sys/class/net/eth0/mtu", "/sys/power/state",
+		"/sys/devices/platform/dev0/net/power/wakeup",
+		"/sys/devices/platform/x/y_en", "/sys/devices/platform/_en",
+	};
+	struct what_index *idx = what_index__new();
+	size_t i, j;
+
+	for (i = 0; i < sizeof(patterns) / sizeof(*patterns); i++)
+		assert_int_equal(what_index__add(idx, patterns[i], i, NULL), 0);
+	for (j = 0; j < sizeof(paths) / sizeof(*paths); j++) {
+		uint64_t want = 0;
+
+		for (i = 0; i < sizeof(patterns) / sizeof(*patterns); i++)
+			want |= (uint64_t)one(patterns[i], paths[j]) << i;
+		if (matches(idx, paths[j]) != want)
+			fail_msg("%s: %#llx, alone %#llx", paths[j],
+				 (unsigned long long)matches(idx, paths[j]),
+				 (unsigned long long)want);
+	}
+	what_index__free(idx);
+}
+
+/*
+ * 200 patterns with "..." nodes all alive at once, the wildcards before
+ * them all different, half of them with a wildcard after: each one still
+ * matches where it should.
+ */
+static void test_many_globstars(void **state)
+{
+	struct what_index *idx = what_index__new();
+	struct what_cursor c;
+	char pattern[64];
+	size_t i, count = 0, want = 0;
+
+	what_cursor__init(&c);
+	for (i = 0; i < 200; i++) {
+		char lo = 'a' + i % 20, hi = 'k' + i / 20;
+
+		snprintf(pattern, sizeof(pattern), "/sys/devices/[%c-%c]latform/.../%s",
+			 lo, hi, i % 2 ? "wake<x>" : "wakeup");
+		assert_int_equal(what_index__add(idx, pattern, i, NULL), 0);
+		want += lo <= 'p' && 'p' <= hi;
+	}
+	walk(idx, &c, "/sys/devices/platform/dev0/power");
+	/* the one "..." node of each pattern that took "platform", no more */
+	assert_int_equal(what_cursor__size(&c), want);
+	walk(idx, &c, "/sys/devices/platform/dev0/power/wakeup");
+	what_cursor__entries(&c, count_ids, &count);
+	assert_int_equal(count, want);
+	what_cursor__release(&c);
+	what_index__free(idx);
+}
+
+/*
+ * Cursors share what "..." keeps alive: each can be released first, and
+ * two that reached the same nodes by other ways are the same.
+ */
+static void test_cursor_sharing(void **state)
+{
+	struct what_index *idx = what_index__new();
+	struct what_cursor a, b, c, d;
+	uint64_t mask = 0;
+
+	what_cursor__init(&a);
+	what_cursor__init(&b);
+	what_cursor__init(&c);
+	what_cursor__init(&d);
+	assert_int_equal(what_index__add(idx, "/sys/.../a/...", 1, NULL), 0);
+	assert_int_equal(what_index__add(idx, "/sys/.../x", 2, NULL), 0);
+	walk(idx, &a, "/sys/a");
+	assert_int_equal(what_index__step(idx, &a, "q", 1, &b), 0);
+	what_cursor__release(&a);
+	assert_int_equal(what_index__step(idx, &b, "x", 1, &c), 0);
+	what_cursor__release(&b);
+	what_cursor__entries(&c, count_match, &mask);
+	assert_int_equal(mask, 0x6);
+	/* /sys/a and /sys/b/a reach the same nodes, in frames of their own */
+	walk(idx, &a, "/sys/a");
+	walk(idx, &b, "/sys/b/a");
+	walk(idx, &d, "/sys/b");
+	assert_true(what_cursor__same(&a, &b));
+	assert_true(what_cursor__same(&b, &a));
+	assert_int_equal(what_cursor__hash(&a), what_cursor__hash(&b));
+	assert_false(what_cursor__same(&a, &d));
+	assert_false(what_cursor__same(&c, &d));
+	assert_int_equal(what_cursor__copy(&d, &a), 0);
+	assert_true(what_cursor__same(&a, &d));
+	what_cursor__release(&a);
+	what_cursor__release(&b);
+	what_cursor__release(&c);
+	what_cursor__release(&d);
 	what_index__free(idx);
 }
 
@@ -301,7 +463,7 @@ static void test_cursor(void **state)
 	what_cursor__entries(&a, count_match, &mask);
 	assert_int_equal(mask, 1ull << 3);
 	assert_int_equal(what_index__step(idx, &a, "deeper", 6, &b), 0);
-	assert_int_equal(b.nr, 0);
+	assert_true(what_cursor__empty(&b));
 	what_cursor__release(&a);
 	what_cursor__release(&b);
 	what_index__free(idx);
@@ -317,10 +479,14 @@ int main(void)
 		cmocka_unit_test(test_star),
 		cmocka_unit_test(test_braces),
 		cmocka_unit_test(test_globstar),
+		cmocka_unit_test(test_globstar_forms),
 		cmocka_unit_test(test_unparsable),
 		cmocka_unit_test(test_index),
 		cmocka_unit_test(test_spellings),
 		cmocka_unit_test(test_spellings_share_a_path),
+		cmocka_unit_test(test_index_is_its_patterns),
+		cmocka_unit_test(test_many_globstars),
+		cmocka_unit_test(test_cursor_sharing),
 		cmocka_unit_test(test_cursor),
 	};
 
