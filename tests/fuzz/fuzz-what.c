@@ -6,7 +6,8 @@
  * first '\n' is the pattern; the part after it, if any, is a path to match
  * (else the pattern itself is the path).  A pattern cannot hold a '\n' that
  * matters: the compiler rejects whitespace outside <...>, so cutting there
- * loses little.
+ * loses little.  What follows the first NUL, if anything, is more patterns,
+ * one per NUL-terminated string, up to MAX_PATTERNS in all.
  *
  * Invariants checked (abort on failure):
  *  - what_pattern__check() and what_index__add() agree: both 0, or both
@@ -14,7 +15,10 @@
  *  - matching reports no id but the one added;
  *  - a pattern that parses and has no [...] class, no {...} and no " = "
  *    matches itself as a path: every other wildcard ('*', '<...>', X/Y/Z,
- *    "...") takes its own text.
+ *    "...") takes its own text;
+ *  - one index of all the patterns matches the path with exactly the
+ *    patterns that match it each in an index of its own: what the patterns
+ *    share in the trie and in the cursor changes nothing.
  *
  *   make fuzz-build && build/fuzz/fuzz-what build/fuzz/corpus-what
  */
@@ -32,6 +36,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define SELF_ID		42
+#define MAX_PATTERNS	64
 
 struct matches {
 	unsigned int self;	/* calls for SELF_ID: more than one is allowed */
@@ -61,12 +66,65 @@ fail(const char *pattern, const char *fmt, ...)
 	abort();
 }
 
+static void on_mask(uint32_t id, bool dir_only, void *ctx)
+{
+	*(uint64_t *)ctx |= 1ull << id;
+}
+
+/*
+ * Into *@mask, bit i for each of the @nr @patterns that matches @path, all
+ * in one index, or with @alone each in an index of its own.  Patterns that
+ * do not parse match nothing.  Returns 0 or -ENOMEM.
+ */
+static int match_mask(char *const *patterns, size_t nr, const char *path,
+		      bool alone, uint64_t *mask)
+{
+	struct what_index *idx = NULL;
+	size_t i;
+	int err = 0;
+
+	*mask = 0;
+	for (i = 0; !err && i < nr; i++) {
+		if (!idx)
+			idx = what_index__new();
+		if (!idx)
+			return -ENOMEM;
+		err = what_index__add(idx, patterns[i], i, NULL);
+		if (err == -EINVAL)
+			err = 0;
+		if (!err && alone) {
+			err = what_index__match(idx, path, on_mask, mask);
+			what_index__free(idx);
+			idx = NULL;
+		}
+	}
+	if (!err && !alone)
+		err = what_index__match(idx, path, on_mask, mask);
+	what_index__free(idx);
+	return err;
+}
+
+/* The one index of @patterns against each alone, on @path. */
+static void check_union(char *const *patterns, size_t nr, const char *path)
+{
+	uint64_t together, alone;
+
+	if (match_mask(patterns, nr, path, false, &together) ||
+	    match_mask(patterns, nr, path, true, &alone))
+		return;
+	if (together != alone)
+		fail(patterns[0], "%zu patterns together match \"%s\" as %#llx, alone as %#llx",
+		     nr, path, (unsigned long long)together,
+		     (unsigned long long)alone);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *why_check = NULL, *why_add = NULL, *path;
+	char *pattern, *nl, *patterns[MAX_PATTERNS], *p;
 	struct matches m = { 0 };
 	struct what_index *idx;
-	char *pattern, *nl;
+	size_t nr = 1;
 	int check, add, err;
 
 	pattern = malloc(size + 1);
@@ -74,6 +132,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(pattern, data, size);
 	pattern[size] = '\0';		/* and so cut at the first NUL */
+	patterns[0] = pattern;
+	for (p = pattern + strlen(pattern) + 1;
+	     p < pattern + size && nr < MAX_PATTERNS; p += strlen(p) + 1)
+		if (*p)
+			patterns[nr++] = p;
 	nl = strchr(pattern, '\n');
 	if (nl) {
 		*nl = '\0';
@@ -109,6 +172,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    !strpbrk(pattern, "[{") && !strstr(pattern, " = "))
 			fail(pattern, "does not match itself");
 	}
+	check_union(patterns, nr, path);
 
 	what_index__free(idx);
 	free(pattern);

@@ -34,15 +34,22 @@ QUIET_SEED	= @echo '  SEED    ' $(FUZZ_O)/corpus-*;
 endif
 
 # Writes one file per unique What: value (What: or Where: lines and the
-# paths under them, as collectors/abidocs/parse.c reads them), named by its
-# SHA-1 as libFuzzer names what it adds.  Perl because it is one process for
-# ~5,000 files; the code has no '#' and no single quote.
+# paths under them, as collectors/abidocs/parse.c reads them), and one per
+# ABI file with its first 64 values joined by NULs, all of them patterns for
+# fuzz-what to put in one index; each named by its SHA-1 as libFuzzer names
+# what it adds.  Perl because it is one process for ~5,000 files; the code
+# has no '#' and no single quote.
 FUZZ_WHAT_SEEDER := \
 	use Digest::SHA qw(sha1_hex); \
-	my $$dir = shift; my %seen; \
+	my $$dir = shift; my %seen; my $$sets = 0; \
+	sub seed { \
+		open(my $$out, ">", "$$dir/" . sha1_hex($$_[0])) or die "$$dir: $$!\n"; \
+		print $$out $$_[0]; \
+		close($$out) or die "$$dir: $$!\n"; \
+	} \
 	for my $$f (@ARGV) { \
 		open(my $$in, "<", $$f) or die "$$f: $$!\n"; \
-		my $$what = 0; \
+		my $$what = 0; my @mine; \
 		while (<$$in>) { \
 			s/\r?\n\z//; \
 			my $$v; \
@@ -51,13 +58,13 @@ FUZZ_WHAT_SEEDER := \
 			elsif ($$what && m{^\s*/}) { $$v = $$_; } \
 			next unless defined $$v; \
 			$$v =~ s/^[ \t]+|[ \t]+\z//g; \
-			next if $$v eq "" || $$seen{$$v}++; \
-			open(my $$out, ">", "$$dir/" . sha1_hex($$v)) or die "$$dir: $$!\n"; \
-			print $$out $$v; \
-			close($$out) or die "$$dir: $$!\n"; \
+			next if $$v eq ""; \
+			push @mine, $$v if @mine < 64; \
+			seed($$v) unless $$seen{$$v}++; \
 		} \
+		if (@mine > 1) { seed(join("\0", @mine)); $$sets++; } \
 	} \
-	print scalar(keys %seen), "\n";
+	print scalar(keys %seen), " What: patterns and $$sets sets of them\n";
 
 fuzz-build: $(FUZZ_BINS)
 
@@ -97,9 +104,9 @@ fuzz-seed: $(O)/kabi-agent
 	printf '"%s"\n' '\x0a' '\x0aWhat:' '\x0a\x09' '\x0d\x0a' ' = ' \
 		>>$(FUZZ_O)/abidocs.dict; \
 	printf '"%s"\n' / ... /.../ '<' '>' '<N>' '[' ']' ']+' '[^' '[0-9]+' \
-		'{' '}' , '*' X Y Z ' = ' '\x0a' /sys/ /sys/devices/ \
+		'{' '}' , '*' X Y Z ' = ' '\x0a' '\x00' /sys/ /sys/devices/ \
 		>$(FUZZ_O)/what.dict; \
-	echo "    $$n ABI files in $(FUZZ_O)/corpus-abidocs, $$w What: patterns in $(FUZZ_O)/corpus-what"
+	echo "    $$n ABI files in $(FUZZ_O)/corpus-abidocs, $$w in $(FUZZ_O)/corpus-what"
 	$(Q)mini=tests/fixtures/vmlinux/mini.elf; corpus=$(FUZZ_O)/corpus-vmlinux; \
 	mkdir -p $$corpus && cp $$mini $$corpus/mini.elf && \
 	strip --strip-debug -o $$corpus/mini-no-dwarf.elf $$mini && \
