@@ -355,6 +355,10 @@ check_failed "a missing root" \
 	"cannot read $TMP/nowhere: No such file or directory" --root "$TMP/nowhere"
 check_failed "a root that is a file" \
 	"cannot read $TREE/plain: Not a directory" --root "$TREE/plain"
+check_failed "a newline and an escape in a name are escaped" \
+	"cannot read $TMP/a\\x0ab\\x1b[2J: No such file or directory" \
+	--root "$TMP/a
+b$(printf '\033')[2J"
 "$AGENT" --root "$TREE" >/dev/full 2>"$TMP/err" 3<&-
 is "$?:$(cat "$TMP/err")" \
    "2:kabi-agent: cannot write the stream: No space left on device" \
