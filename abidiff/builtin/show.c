@@ -111,28 +111,31 @@ static int count_top_dirs(struct show_summary *sum)
 	return 0;
 }
 
-/* Syscalls are sorted by ABI, so each ABI is one run. */
+/*
+ * The ABIs whose tables were collected, those the kernel lacks too.  Both
+ * they and the syscalls are sorted by ABI, and each ABI's syscalls are one
+ * run.
+ */
 static int count_abis(struct show_summary *sum)
 {
 	const struct snapshot *s = sum->s;
-	size_t i;
+	const struct syscall *v = s->syscalls.v;
+	size_t i, k = 0;
 
-	if (!s->syscalls.nr)
+	if (!s->nr_syscall_abis)
 		return 0;
-	sum->abis = calloc(s->syscalls.nr, sizeof(*sum->abis));
+	sum->abis = calloc(s->nr_syscall_abis, sizeof(*sum->abis));
 	if (!sum->abis)
 		return -1;
-	for (i = 0; i < s->syscalls.nr; i++) {
-		const struct syscall *sc = &s->syscalls.v[i];
-		struct abi_count *last = sum->nr_abis ?
-			&sum->abis[sum->nr_abis - 1] : NULL;
+	sum->nr_abis = s->nr_syscall_abis;
+	for (i = 0; i < sum->nr_abis; i++) {
+		struct abi_count *c = &sum->abis[i];
 
-		if (!last || strcmp(last->abi, sc->abi)) {
-			last = &sum->abis[sum->nr_abis++];
-			last->abi = sc->abi;
+		c->abi = s->syscall_abis[i];
+		for (; k < s->syscalls.nr && !strcmp(v[k].abi, c->abi); k++) {
+			c->total++;
+			c->implemented += v[k].implemented;
 		}
-		last->total++;
-		last->implemented += sc->implemented;
 	}
 	return 0;
 }
@@ -223,8 +226,11 @@ static void show_syscalls(const struct show_summary *sum)
 	for (i = 0; i < sum->nr_abis; i++) {
 		printf("%s", i ? "; " : "");
 		fputs_quoted(sum->abis[i].abi, stdout);
-		printf(" %zu (%zu implemented)", sum->abis[i].total,
-		       sum->abis[i].implemented);
+		if (sum->abis[i].total)
+			printf(" %zu (%zu implemented)", sum->abis[i].total,
+			       sum->abis[i].implemented);
+		else
+			fputs(" none", stdout);
 	}
 	putchar('\n');
 }

@@ -122,6 +122,34 @@ struct doc_entry *snapshot__add_doc(struct snapshot *s)
 	return SNAPSHOT_ADD(docs);
 }
 
+int snapshot__add_syscall_abi(struct snapshot *s, const char *abi)
+{
+	char *copy = strdup(abi);
+	char **slot;
+
+	if (!copy)
+		return -ENOMEM;
+	slot = ARRAY_APPEND_ITEM(s->syscall_abis, s->nr_syscall_abis);
+	if (!slot) {
+		free(copy);
+		return -ENOMEM;
+	}
+	*slot = copy;
+	return 0;
+}
+
+static int string_cmp(const void *pa, const void *pb)
+{
+	return strcmp(*(char *const *)pa, *(char *const *)pb);
+}
+
+bool snapshot__has_syscall_abi(const struct snapshot *s, const char *abi)
+{
+	return s->nr_syscall_abis &&
+	       bsearch(&abi, s->syscall_abis, s->nr_syscall_abis,
+		       sizeof(*s->syscall_abis), string_cmp);
+}
+
 struct syscall_arg *syscall__add_arg(struct syscall *sc)
 {
 	return ARRAY_APPEND_ITEM(sc->args, sc->nr_args);
@@ -226,6 +254,9 @@ void snapshot__free(struct snapshot *s)
 	if (!s)
 		return;
 	kernel_ident__clear(&s->kernel);
+	for (i = 0; i < s->nr_syscall_abis; i++)
+		free(s->syscall_abis[i]);
+	free(s->syscall_abis);
 	for (i = 0; i < s->syscalls.nr; i++)
 		syscall__clear(&s->syscalls.v[i]);
 	for (i = 0; i < s->types.nr; i++)
@@ -486,6 +517,44 @@ static int resolve_refs(struct snapshot *s, int err)
 	return err;
 }
 
+/*
+ * The syscall ABIs, once the records are in order: those of the records
+ * when none are listed, else the list sorted and holding each record's.
+ */
+static int sort_syscall_abis(struct snapshot *s, const char *origin)
+{
+	const struct syscall *v = s->syscalls.v;
+	char q[256];
+	size_t i, dup;
+	int err = 0;
+
+	if (s->nr_syscall_abis && !s->syscalls.collected) {
+		pr_err("%s: syscall_abis without a syscalls part", origin);
+		return -EINVAL;
+	}
+	if (!s->nr_syscall_abis)
+		for (i = 0; !err && i < s->syscalls.nr; i++)
+			if (v[i].abi && (!i || strcmp_null(v[i - 1].abi, v[i].abi)))
+				err = snapshot__add_syscall_abi(s, v[i].abi);
+	if (err)
+		return err;
+	dup = sort_unique(s->syscall_abis, s->nr_syscall_abis,
+			  sizeof(*s->syscall_abis), string_cmp);
+	if (dup < s->nr_syscall_abis) {
+		pr_err("%s: duplicate syscall ABI %s", origin,
+		       quote_buf(q, sizeof(q), s->syscall_abis[dup]));
+		return -EEXIST;
+	}
+	for (i = 0; i < s->syscalls.nr; i++) {
+		if (v[i].abi && !snapshot__has_syscall_abi(s, v[i].abi)) {
+			pr_err("%s: syscall %s number %u: syscall_abis does not list its ABI",
+			       origin, quote_buf(q, sizeof(q), v[i].abi), v[i].nr);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int snapshot__sort(struct snapshot *s, const char *origin)
 {
 	char q[256];
@@ -499,6 +568,10 @@ int snapshot__sort(struct snapshot *s, const char *origin)
 		       s->syscalls.v[dup].nr);
 		goto out;
 	}
+	err = sort_syscall_abis(s, origin);
+	if (err)
+		goto out;
+	err = -EEXIST;
 	dup = SORT_UNIQUE(types, type_cmp);
 	if (dup < s->types.nr) {
 		pr_err("%s: duplicate type %s", origin,

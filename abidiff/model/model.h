@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #define SNAPSHOT_FORMAT		"kabidiff-snapshot"
-#define SNAPSHOT_VERSION	1
+#define SNAPSHOT_VERSION	2
 
 /* Upper bounds that a sane snapshot never exceeds; larger values are refused. */
 #define SYSCALL_NR_MAX		INT32_MAX
@@ -42,11 +42,14 @@ struct kernel_ident {
 };
 
 enum syscall_source {
-	SYSCALL_SRC_TABLE	= 1 << 0,
+	SYSCALL_SRC_TABLE	= 1 << 0,	/* a table symbol's slot */
 	SYSCALL_SRC_DWARF	= 1 << 1,
 	SYSCALL_SRC_FTRACE	= 1 << 2,
+	SYSCALL_SRC_SWITCH	= 1 << 3,	/* the code of a switch, decoded */
+	SYSCALL_SRC_TBL		= 1 << 4,	/* a row of syscall_*.tbl named it */
 };
-#define SYSCALL_SRC_ALL	(SYSCALL_SRC_TABLE | SYSCALL_SRC_DWARF | SYSCALL_SRC_FTRACE)
+#define SYSCALL_SRC_ALL	(SYSCALL_SRC_TABLE | SYSCALL_SRC_DWARF | \
+			 SYSCALL_SRC_FTRACE | SYSCALL_SRC_SWITCH | SYSCALL_SRC_TBL)
 
 /*
  * A C type spelling resolved against the types of its snapshot: the type
@@ -198,6 +201,13 @@ struct coverage {
 		bool collected;			\
 	}
 
+/*
+ * @syscall_abis are the ABIs whose syscall tables were collected, sorted:
+ * an ABI listed without records is one the kernel does not have (a kernel
+ * without IA32_EMULATION has no ia32 table).  snapshot__sort() lists the
+ * ABIs of the records when none are, which is what a snapshot of format
+ * version 1 collected (x86_64 alone, when kabidiff wrote it).
+ */
 struct snapshot {
 	struct kernel_ident kernel;
 	MODEL_ARRAY(struct syscall) syscalls;
@@ -205,6 +215,8 @@ struct snapshot {
 	MODEL_ARRAY(struct sysfs_node) sysfs;
 	MODEL_ARRAY(struct doc_entry) docs;
 	struct coverage coverage;
+	char **syscall_abis;
+	size_t nr_syscall_abis;
 };
 
 /* snapshot__new() - an empty snapshot with no part collected, or NULL (ENOMEM). */
@@ -223,6 +235,18 @@ struct type_def *snapshot__add_type(struct snapshot *s);
 struct sysfs_node *snapshot__add_sysfs_node(struct snapshot *s);
 struct doc_entry *snapshot__add_doc(struct snapshot *s);
 
+/*
+ * snapshot__add_syscall_abi() - list @abi (copied) among the ABIs whose
+ * syscall tables @s holds.  Returns 0 or -ENOMEM.
+ */
+int snapshot__add_syscall_abi(struct snapshot *s, const char *abi);
+
+/*
+ * snapshot__has_syscall_abi() - whether @s, sorted, holds the syscall table
+ * of @abi (syscall_abis lists it), even an empty one.
+ */
+bool snapshot__has_syscall_abi(const struct snapshot *s, const char *abi);
+
 /* syscall__add_arg() etc. - append a zeroed item; NULL with errno ENOMEM. */
 struct syscall_arg *syscall__add_arg(struct syscall *sc);
 struct type_member *type__add_member(struct type_def *t);
@@ -236,10 +260,13 @@ int doc_entry__add_what(struct doc_entry *d, const char *pattern);
  * Syscalls are ordered by (abi, nr), types by name, sysfs nodes by path and
  * doc entries by (file, line), all comparing bytes.  Record contents (syscall
  * arguments, members, enumerators, What: lines) keep their order, which is
- * meaningful.  Then every type_ref is computed (again) from its spelling,
- * or after an error released.  Returns 0, -EEXIST when two records share a
- * key (the duplicate is then reported as "@origin: duplicate ..."), or
- * -ENOMEM.
+ * meaningful.  The syscall ABIs are sorted too, and when none are listed
+ * those of the records are; a record of an ABI not listed, or ABIs listed
+ * without a syscalls part, are refused.  Then every type_ref is computed
+ * (again) from its spelling, or after an error released.  Returns 0,
+ * -EEXIST when two records (or ABIs) share a key (the duplicate is then
+ * reported as "@origin: duplicate ..."), -EINVAL for the ABIs refused
+ * (reported), or -ENOMEM.
  */
 int snapshot__sort(struct snapshot *s, const char *origin);
 

@@ -22,7 +22,7 @@
 
 enum jfield_kind {
 	JF_CONST_STRING,	/* always .value; read before anything else */
-	JF_CONST_UINT,		/* always .max; read before anything else */
+	JF_CONST_UINT,		/* .max written; read before anything else */
 	JF_STRING,		/* char *, a byte string (jstr.h); NULL is absent */
 	JF_UINT,		/* an unsigned integer of .size bytes, .min to .max */
 	JF_INT,			/* int64_t: any integer JSON has, .min to .max */
@@ -64,7 +64,8 @@ struct jfield {
 	 * JF_UINT: the range; below .min is refused with .refused.  JF_ENUM:
 	 * .max is the last value a file may hold, a later value that .names
 	 * knows is refused.  JF_STRINGS: .min is the fewest items, fewer are
-	 * refused.  JF_CONST_UINT: .max is the constant.
+	 * refused.  JF_CONST_UINT: .max is the constant written, and what
+	 * a file holds is read from .min to .max.
 	 */
 	int64_t min, max;
 	const char *refused;	/* JF_FLAGS: said of an unknown or repeated name */

@@ -666,6 +666,11 @@ static int add_what(void *rec, const char *s)
 	return doc_entry__add_what(rec, s);
 }
 
+static int add_syscall_abi(void *rec, const char *s)
+{
+	return snapshot__add_syscall_abi(rec, s);
+}
+
 #define NAMES(prefix)							\
 static const char *prefix##_names(unsigned int value)			\
 {									\
@@ -676,7 +681,9 @@ NAMES(node_kind)
 NAMES(value_shape)
 NAMES(abi_level)
 
-static const char *const syscall_source_names[] = { "table", "dwarf", "ftrace" };
+static const char *const syscall_source_names[] = {
+	"table", "dwarf", "ftrace", "switch", "tbl",
+};
 
 static const char *source_names(unsigned int value)
 {
@@ -949,14 +956,21 @@ static const struct jrecord coverage_jrecord =
 #define PART(key, kind, part, add_one, ...)				\
 	FIELD(key, kind, JF_HAVE, part.v, .nr = AT(part.nr),		\
 	      .have = AT(part.collected), .add = add_one, __VA_ARGS__)
-enum { ROOT_FORMAT, ROOT_VERSION };
+enum { ROOT_FORMAT, ROOT_VERSION, ROOT_KERNEL, ROOT_SYSCALL_ABIS };
 
 static const struct jfield snapshot_fields[] = {
 	[ROOT_FORMAT] = { .key = "format", .kind = JF_CONST_STRING,
 			  .flags = JF_REQUIRED, .value = SNAPSHOT_FORMAT },
 	[ROOT_VERSION] = { .key = "version", .kind = JF_CONST_UINT,
-			   .flags = JF_REQUIRED, .max = SNAPSHOT_VERSION },
-	FIELD("kernel", RECORD, JF_REQUIRED, kernel, .record = &kernel_jrecord),
+			   .flags = JF_REQUIRED, .min = 1,
+			   .max = SNAPSHOT_VERSION },
+	[ROOT_KERNEL] = FIELD("kernel", RECORD, JF_REQUIRED, kernel,
+			      .record = &kernel_jrecord),
+	/* absent in version 1, and written only when the list is not empty */
+	[ROOT_SYSCALL_ABIS] = FIELD("syscall_abis", STRINGS, JF_OPTIONAL,
+				    syscall_abis, .nr = AT(nr_syscall_abis),
+				    .min = 1, .refused = "no syscall ABI listed",
+				    .append = add_syscall_abi),
 	PART("syscalls", RECORDS, syscalls, add_syscall,
 	     .record = &syscall_jrecord),
 	PART("types", MAP, types, add_type, .record = &type_jrecord,
@@ -966,7 +980,15 @@ static const struct jfield snapshot_fields[] = {
 	FIELD("coverage", RECORD, JF_HAVE, coverage,
 	      .have = AT(coverage.computed), .record = &coverage_jrecord),
 };
-const struct jrecord snapshot_jrecord = JRECORD("snapshot", snapshot_fields);
+static bool snapshot_has(const void *rec, const struct jfield *f)
+{
+	const struct snapshot *s = rec;
+
+	return f != &snapshot_fields[ROOT_SYSCALL_ABIS] || s->nr_syscall_abis;
+}
+
+const struct jrecord snapshot_jrecord =
+	JRECORD("snapshot", snapshot_fields, .has = snapshot_has);
 #undef PART
 #undef RECORD_TYPE
 
@@ -996,9 +1018,9 @@ static int check_format(const struct loader *ld, const json_t *root)
 		       ld->file, n, version->max);
 		return -EPROTONOSUPPORT;
 	}
-	if (!n)
+	if (n < (uint64_t)version->min)
 		return bad(ld, JP_FIELD(NULL, version->key),
-			   "version 0 does not exist");
+			   "version %" PRIu64 " does not exist", n);
 	return 0;
 }
 

@@ -8,6 +8,10 @@ BAD=tests/fixtures/bad
 
 # FILE<TAB>the one line kabidiff must print
 cat >"$TMP/cases" <<'CASES'
+abi-not-listed.json	kabidiff: FILE: syscall "ia32" number 3: syscall_abis does not list its ABI
+abis-duplicate.json	kabidiff: FILE: duplicate syscall ABI "x86_64"
+abis-empty.json	kabidiff: FILE: syscall_abis: no syscall ABI listed
+abis-without-syscalls.json	kabidiff: FILE: syscall_abis without a syscalls part
 bad-escape.json	kabidiff: FILE: sysfs[0].path: bad byte escape or NUL in string
 bad-source.json	kabidiff: FILE: syscalls[0].sources[0]: unknown or repeated source "guess"
 bitfield-half.json	kabidiff: FILE: types["struct s"].members[0]: missing field "bit_offset"
@@ -16,7 +20,7 @@ dir-value.json	kabidiff: FILE: sysfs[0]: only a file has a value
 duplicate-key.json	kabidiff: FILE:3:10: duplicate object key near '"format"'
 duplicate-path.json	kabidiff: FILE: duplicate sysfs path "/sys/a"
 empty.json	kabidiff: FILE: empty file, not a kabidiff snapshot
-future-version.json	kabidiff: FILE: snapshot format version 2 is newer than this kabidiff reads (up to 1); upgrade kabidiff
+future-version.json	kabidiff: FILE: snapshot format version 3 is newer than this kabidiff reads (up to 2); upgrade kabidiff
 incomplete-size.json	kabidiff: FILE: types["struct s"]: an incomplete type has no size
 incomplete-target.json	kabidiff: FILE: types["t"]: a declared-only typedef has no target
 kernel-array.json	kabidiff: FILE: kernel: expected an object, found an array

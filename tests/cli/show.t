@@ -21,7 +21,7 @@ cmp -s "$FIXTURES/snapshots/full.json" "$TMP/canon" &&
 	fail "kabidiff --json show is show --json"
 
 # records out of order and optional fields as null come out canonical
-sed -e 's/"version": 1,/"version": 1, "coverage": null,/' \
+sed -e 's/"version": 2,/"version": 2, "coverage": null,/' \
     "$FIXTURES/snapshots/full.json" |
 	python3 -c 'import json, sys
 d = json.load(sys.stdin)
@@ -42,7 +42,7 @@ build id    0123456789abcdef0123456789abcdef01234567
 git         4a619488c0ffee00000000000000000000000000
 collected   kabidiff 0.1
 
-syscalls    ia32 1 (1 implemented); x86_64 5 (4 implemented)
+syscalls    ia32 1 (1 implemented); x32 none; x86_64 5 (4 implemented)
 types       11: 6 struct, 1 union, 2 enum, 1 typedef, 1 base
 sysfs       29 nodes: 5 dir, 20 file, 3 link, 1 other
 docs        7 entries: 1 stable, 2 testing, 1 unstable, 1 obsolete, 1 private, 1 removed
