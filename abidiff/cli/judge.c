@@ -144,6 +144,25 @@ static int diff_parts(const struct snapshot *old, const struct snapshot *new,
 	return diff__run(&a, &b, d);
 }
 
+/*
+ * The syscall ABIs @s collected and @other did not, whose syscalls the
+ * diff left alone: a snapshot of format version 1 has x86_64's only.
+ */
+static void warn_syscall_abis(const struct snapshot *s, const char *name,
+			      const struct snapshot *other, const char *other_name)
+{
+	char list[256];
+	size_t i, len = 0;
+
+	for (i = 0; i < s->nr_syscall_abis && len < sizeof(list); i++)
+		if (!snapshot__has_syscall_abi(other, s->syscall_abis[i]))
+			len += snprintf(list + len, sizeof(list) - len, "%s%s",
+					len ? ", " : "", s->syscall_abis[i]);
+	if (len)
+		pr_warn("%s did not collect the %s syscall tables that %s has (a snapshot of an older kabidiff?): their syscalls are not compared; collect it again with --vmlinux",
+			other_name, list, name);
+}
+
 /* Without OLD's documentation every finding is judged undocumented. */
 static void warn_undocumented(const struct judgement *j, const char *old_name)
 {
@@ -209,6 +228,10 @@ int judge_snapshots(const struct snapshot *old, const struct snapshot *new,
 		j.new_name = new_name;
 		pr_info("%zu changes found and judged in %.3f s", d.nr,
 			seconds_since(&start));
+		if (d.compared[PART_SYSCALLS]) {
+			warn_syscall_abis(old, old_name, new, new_name);
+			warn_syscall_abis(new, new_name, old, old_name);
+		}
 		warn_undocumented(&j, old_name);
 		warn_unused_waivers(w);
 		err = render(&j, o);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The syscall part of the diff: syscalls are paired by (ABI, name), and
- * their numbers and argument types compared.  An argument spelt another
+ * their numbers and argument types compared, in each ABI whose table both
+ * snapshots collected (a snapshot older than the ia32 and x32 tables has
+ * only x86_64's; the judging warns of the others).  An argument spelt another
  * way that names the same layout is no change (types_ref_equiv()); a
  * pointer that points to another type is still a pointer, which the
  * caller passes alike, so it is only worth a look
@@ -23,15 +25,27 @@ static int syscall_key_cmp(const struct syscall *a, const struct syscall *b)
 	return c ? c : strcmp(a->name, b->name);
 }
 
+/*
+ * Names are unique in an ABI when syscall_*.tbl gave them, not always when
+ * entry points did (ia32's fcntl and fcntl64 both run compat_sys_fcntl64):
+ * ties go by number, so that the merge pairs them in that order.
+ */
 static int syscall_index_cmp(const void *pa, const void *pb, void *base)
 {
 	const struct syscall *v = base;
+	const struct syscall *a = &v[*(const int32_t *)pa];
+	const struct syscall *b = &v[*(const int32_t *)pb];
+	int c = syscall_key_cmp(a, b);
 
-	return syscall_key_cmp(&v[*(const int32_t *)pa], &v[*(const int32_t *)pb]);
+	return c ? c : (a->nr > b->nr) - (a->nr < b->nr);
 }
 
-/* The implemented syscalls of @s in (ABI, name) order; NULL (ENOMEM). */
-static int32_t *index_syscalls(const struct snapshot *s, size_t *nr)
+/*
+ * The implemented syscalls of @s in (ABI, name) order, of the ABIs @other
+ * collected too; NULL (ENOMEM).
+ */
+static int32_t *index_syscalls(const struct snapshot *s,
+			       const struct snapshot *other, size_t *nr)
 {
 	int32_t *idx = malloc((s->syscalls.nr + 1) * sizeof(*idx));
 	size_t i;
@@ -40,7 +54,8 @@ static int32_t *index_syscalls(const struct snapshot *s, size_t *nr)
 		return NULL;
 	*nr = 0;
 	for (i = 0; i < s->syscalls.nr; i++)
-		if (s->syscalls.v[i].implemented)
+		if (s->syscalls.v[i].implemented &&
+		    snapshot__has_syscall_abi(other, s->syscalls.v[i].abi))
 			idx[(*nr)++] = i;
 	qsort_r(idx, *nr, sizeof(*idx), syscall_index_cmp, s->syscalls.v);
 	return idx;
@@ -224,8 +239,8 @@ int diff_syscalls(const struct snapshot *old, const struct snapshot *new,
 		  struct diff *d)
 {
 	size_t nr_a, nr_b, i = 0, j = 0;
-	int32_t *a = index_syscalls(old, &nr_a);
-	int32_t *b = index_syscalls(new, &nr_b);
+	int32_t *a = index_syscalls(old, new, &nr_a);
+	int32_t *b = index_syscalls(new, old, &nr_b);
 	int err = a && b ? 0 : -ENOMEM;
 
 	while (!err && (i < nr_a || j < nr_b)) {

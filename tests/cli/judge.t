@@ -121,6 +121,49 @@ run_kabidiff diff --format json "$D/docs.old.json" "$D/docs.new.json"
 is "$status:$(compared)" "1:docs doc:10 ['obsolete', 'private', 'stable', 'testing', 'unstable']" \
    "parts: docs-only snapshots, as docs diff builds them, compare their docs without --parts"
 
+# syscall ABIs: one a side did not collect (a snapshot of format version 1
+# has x86_64's table only) is not compared, with a warning; one a side
+# collected and found empty is a kernel without it, every syscall removed;
+# ia32's are judged as x86_64's, by stable/syscalls
+abis() {
+	python3 - "$TMP/$1.json" "$2" "$3" <<'PY'
+import json, sys
+path, abis, records = sys.argv[1:]
+s = {"format": "kabidiff-snapshot", "version": 2 if abis else 1,
+     "kernel": {"release": "6.x"},
+     "syscalls": [], "docs": [{"level": "stable", "file": "stable/syscalls",
+                               "line": 1, "what": ["kernel syscalls"]}]}
+if abis:
+    s["syscall_abis"] = abis.split(",")
+for r in records.split():
+    abi, name, nr = r.split("/")
+    s["syscalls"].append({"abi": abi, "nr": int(nr), "name": name,
+                          "implemented": True, "args": [], "sources": ["switch"]})
+json.dump(s, open(path, "w"))
+PY
+}
+abis v1 "" "x86_64/read/0"
+abis v2 "ia32,x32,x86_64" "x86_64/read/0 ia32/read/3 x32/read/0"
+run_kabidiff diff "$TMP/v1.json" "$TMP/v2.json"
+is "$status:$out:$err" "0::kabidiff: warning: $TMP/v1.json did not collect the ia32, x32 syscall tables that $TMP/v2.json has (a snapshot of an older kabidiff?): their syscalls are not compared; collect it again with --vmlinux" \
+   "abis: an ABI OLD did not collect is not compared, and a warning says so"
+run_kabidiff diff "$TMP/v2.json" "$TMP/v1.json"
+is "$status:$out:$err" "0::kabidiff: warning: $TMP/v1.json did not collect the ia32, x32 syscall tables that $TMP/v2.json has (a snapshot of an older kabidiff?): their syscalls are not compared; collect it again with --vmlinux" \
+   "abis: nor one NEW did not collect"
+abis noia32 "ia32,x32,x86_64" "x86_64/read/0 x32/read/0"
+abis moved "ia32,x32,x86_64" "x86_64/read/0 ia32/read/4 x32/read/0"
+verdicts_of() {
+	run_kabidiff diff --format json "$TMP/$1.json" "$TMP/$2.json"
+	printf '%s|' "$status" "$err"
+	verdicts
+}
+is "$(verdicts_of v2 noia32)" "1||syscall-removed ia32/read stable break" \
+   "abis: an ABI collected and empty is a kernel without it: its syscalls removed"
+is "$(verdicts_of v2 moved)" "1||syscall-renumbered ia32/read stable break" \
+   "abis: an ia32 syscall renumbered breaks as an x86_64 one does"
+is "$(verdicts_of noia32 v2)" "0||syscall-added ia32/read stable note" \
+   "abis: and one added is a note"
+
 # each JSON finding names the doc entry it was judged by, null if none
 run_kabidiff diff --format json "$TMP/old.json" "$TMP/new.json"
 is "$(printf '%s\n' "$out" | python3 -c '
