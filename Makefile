@@ -81,7 +81,8 @@ CLI_SRCS	:= abidiff/main.c \
 UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \
 		   test-abidocs test-docmatch test-diff-types test-diff-layout \
 		   test-diff-docs test-diff-sysfs test-print test-fileio \
-		   test-vmlinux-oom test-policy test-syscall-switch
+		   test-vmlinux-oom test-vmlinux-compat test-policy \
+		   test-syscall-switch
 # Programs the shell tests run, linked with the library.
 TEST_TOOLS	:= switch-dump
 

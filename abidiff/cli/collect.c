@@ -98,19 +98,19 @@ static int fill_inputs(struct collect_inputs *in, const char *build_dir)
 	}
 	if (!tree || !in->vmlinux)
 		return 0;
-	in->syscall_tbl = path_join(tree, "arch/x86/entry/syscalls/syscall_64.tbl");
-	if (!in->syscall_tbl)
+	in->syscalls_dir = path_join(tree, "arch/x86/entry/syscalls");
+	if (!in->syscalls_dir)
 		return -ENOMEM;
-	if (!exists(in->syscall_tbl)) {
-		free(in->syscall_tbl);
-		in->syscall_tbl = NULL;
+	if (!exists(in->syscalls_dir)) {
+		free(in->syscalls_dir);
+		in->syscalls_dir = NULL;
 	}
 	return 0;
 }
 
 static void release_inputs(struct collect_inputs *in)
 {
-	free(in->syscall_tbl);
+	free(in->syscalls_dir);
 	free(in->vmlinux_buf);
 	free(in->source_buf);
 	free(in->image_buf);
@@ -181,7 +181,7 @@ static int collect(struct snapshot *s, const struct collect_inputs *in,
 	int err = 0;
 
 	if (in->vmlinux)
-		err = vmlinux__collect(in->vmlinux, in->syscall_tbl, s, &vst);
+		err = vmlinux__collect(in->vmlinux, in->syscalls_dir, s, &vst);
 	if (!err && (in->docs_dir || in->docs_repo)) {
 		/* the docs' warnings belong to 'docs validate': count them */
 		kabi_print_fn_t print = kabi_set_print(print_errors_only);

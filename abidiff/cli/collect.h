@@ -23,7 +23,7 @@ struct collect_inputs {
 	const char *sysfs_stream;
 	struct boot_options boot;	/* boot.image set: boot for sysfs */
 	bool no_sysfs;
-	char *syscall_tbl;	/* found in the source tree, if there */
+	char *syscalls_dir;	/* the tree's .tbl files, if there */
 	char *vmlinux_buf, *source_buf, *image_buf, *agent_buf;
 };
 

@@ -2,12 +2,24 @@
 /*
  * The syscall interface of a vmlinux.
  *
- * Three sources, each checking the others:
+ * Three ABIs: x86_64, and where the kernel has IA32_EMULATION and
+ * X86_X32_ABI, ia32 and x32.  Each has a table, an array of absolute
+ * addresses of the entry points (__x64_sys_read, __ia32_compat_sys_ioctl)
+ * in .rodata, and since the 2024 change of x86 syscall dispatch (mainline
+ * 6.9, backported to 6.1.85) a switch function instead, but for x86_64,
+ * which keeps both; the switch is decoded (syscall-switch.h), and where
+ * both are there they must agree.  The style is told by the symbols there
+ * are, never by the version.  A slot holding sys_ni_syscall, or a weak
+ * stub left by COND_SYSCALL(), is a number the kernel does not implement.
+ * The tree's syscall_64.tbl and syscall_32.tbl give the ABI names, and
+ * their rows must agree with the ia32 and x32 entry points, number by
+ * number (x86_64's only name it: older kernels kept x32's entry points in
+ * sys_call_table).
  *
- * - the table: sys_call_table is an array of absolute addresses of the
- *   entry points (__x64_sys_read) in .rodata; a slot holding
- *   __x64_sys_ni_syscall, or a weak stub left by COND_SYSCALL(), is a number
- *   the kernel does not implement;
+ * The x86_64 syscalls have their signatures from two more sources, each
+ * checking the other (those of ia32 and x32 have none yet: a shared entry
+ * point's signature is x86_64's, and compat ones are still to be read):
+ *
  * - DWARF: the entry point takes struct pt_regs *, __se_sys_read widens all
  *   to long, and the real parameters are on the (inlined) __do_sys_read,
  *   found in the compilation unit that .debug_aranges maps the entry
@@ -30,17 +42,78 @@
 #include <elfutils/libdw.h>
 
 #include "lib/array.h"
+#include "lib/bytes.h"
+#include "lib/compiler.h"
 #include "lib/fileio.h"
 #include "lib/print.h"
 #include "kimage.h"
+#include "syscall-switch.h"
 #include "types.h"
 #include "vmlinux.h"
 
-#define ENTRY_PREFIX	"__x64_sys_"
-#define NOT_IMPLEMENTED	"__x64_sys_ni_syscall"
 #define MAX_ARGS	6
 #define MAX_STRING	256
-#define MAX_SYSCALLS	4096	/* x86_64 has 451 slots, ia32 and x32 fewer */
+#define MAX_SYSCALLS	4096	/* x86_64 has 463 numbers, x32 548 */
+
+enum tbl_file { TBL_64, TBL_32, NR_TBL_FILES };
+
+static const char *const tbl_files[NR_TBL_FILES] = {
+	[TBL_64] = "syscall_64.tbl", [TBL_32] = "syscall_32.tbl",
+};
+
+/*
+ * A syscall ABI of x86_64 kernels: its table and switch symbols, the
+ * prefix of its entry points, and its rows in the tree's .tbl, those whose
+ * second column is one of @rows; where @compat, a row's compat entry point
+ * (its fifth column) is the one taken.  x32 numbers are those of its rows,
+ * without the 0x40000000 a program adds, as x32_sys_call() takes them.
+ */
+struct abi_def {
+	const char *abi;
+	const char *table, *func;
+	const char *prefix;
+	const char *tag;	/* a name may add: sys_ia32_pread64 is pread64 */
+	enum tbl_file tbl;
+	const char *rows[2];
+	bool compat;
+	bool native;		/* typed from DWARF; its rows only name it */
+};
+
+static const struct abi_def abi_defs[] = {
+	{ .abi = "x86_64", .table = "sys_call_table", .func = "x64_sys_call",
+	  .prefix = "__x64_", .tbl = TBL_64, .rows = { "common", "64" },
+	  .native = true },
+	{ .abi = "ia32", .table = "ia32_sys_call_table", .func = "ia32_sys_call",
+	  .prefix = "__ia32_", .tag = "ia32_", .tbl = TBL_32,
+	  .rows = { "i386" }, .compat = true },
+	{ .abi = "x32", .table = "x32_sys_call_table", .func = "x32_sys_call",
+	  .prefix = "__x64_", .tag = "x32_", .tbl = TBL_64,
+	  .rows = { "common", "x32" } },
+};
+#define NR_ABIS		ARRAY_SIZE(abi_defs)
+
+/* The row of a number in an ABI's .tbl: its name, its entry point. */
+struct tbl_row {
+	char *name;		/* NULL: no row */
+	char *entry;		/* with the ABI's prefix; NULL: the row has none */
+};
+
+struct tbl_rows {
+	struct tbl_row *v;	/* v[nr] */
+	size_t nr;
+};
+
+/*
+ * What the numbers of an ABI reach, as its table or its switch says
+ * (@from, which @verb them, for messages): @addr[nr] for those below @nr,
+ * @def for the others (sys_ni_syscall; 0 if unknown).
+ */
+struct abi_map {
+	uint64_t *addr;
+	size_t nr;
+	uint64_t def;
+	const char *from, *verb;
+};
 
 /* struct syscall_metadata, as far as we read it. */
 struct meta_layout {
@@ -75,8 +148,8 @@ struct collect {
 	struct snapshot *s;
 	struct vmlinux_stats *st;
 	struct type_closure *tc;
-	char **tbl_names;	/* syscall_64.tbl: number -> name */
-	size_t nr_tbl;
+	char *tbl_paths[NR_TBL_FILES];
+	struct tbl_rows rows[NR_ABIS];	/* of abi_defs[i], from its .tbl */
 	struct meta_entry *meta;
 	size_t nr_meta, alloc_meta;
 	struct cu_functions *cus;
@@ -136,39 +209,89 @@ static int read_identity(struct collect *c)
 	return err;
 }
 
-/* syscall_64.tbl: "<nr> <abi> <name> [<entry>]"; keep common and 64. */
-static int read_tbl(struct collect *c, const char *path)
+static bool is_row_of(const struct abi_def *d, const char *abi)
 {
-	char *buf = NULL, *line, *next;
-	size_t len;
-	int err = read_file(path, SMALL_FILE_MAX, &buf, &len);
+	size_t i;
 
-	/* out of memory is reported once, by vmlinux__collect() */
-	if (err && err != -ENOMEM)
-		pr_err("%s: %s", path, strerror(-err));
-	for (line = buf; !err && line && *line; line = next) {
-		char abi[32], name[128];
-		unsigned int nr;
+	for (i = 0; i < ARRAY_SIZE(d->rows); i++)
+		if (d->rows[i] && !strcmp(d->rows[i], abi))
+			return true;
+	return false;
+}
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (*line == '#' ||
-		    sscanf(line, "%u %31s %127s", &nr, abi, name) != 3 ||
-		    (strcmp(abi, "common") && strcmp(abi, "64")) || nr > 4096)
+/* Row @nr of @rows: @name, and @entry with @d's prefix unless NULL. */
+static int add_row(const struct abi_def *d, struct tbl_rows *rows,
+		   unsigned int nr, const char *name, const char *entry)
+{
+	struct tbl_row *row;
+
+	while (rows->nr <= nr)
+		if (!ARRAY_APPEND_ITEM(rows->v, rows->nr))
+			return -ENOMEM;
+	row = &rows->v[nr];
+	if (row->name)
+		return 0;	/* the first row of a number counts */
+	row->name = strdup(name);
+	row->entry = entry ? xasprintf("%s%s", d->prefix, entry) : NULL;
+	return row->name && (!entry || row->entry) ? 0 : -ENOMEM;
+}
+
+/*
+ * One line of a .tbl, "<nr> <abi> <name> [<entry> [<compat entry>]]" (6.12
+ * adds a sixth column, "noreturn"), into the rows of each ABI it is for.
+ */
+static int read_tbl_line(struct collect *c, enum tbl_file file,
+			 const char *line)
+{
+	char abi[32], name[128], entry[128], compat[128];
+	unsigned int nr;
+	size_t i;
+	int n = *line == '#' ? 0 :
+		sscanf(line, "%u %31s %127s %127s %127s", &nr, abi, name,
+		       entry, compat);
+	int err = 0;
+
+	if (n < 3 || nr >= MAX_SYSCALLS)
+		return 0;
+	for (i = 0; !err && i < NR_ABIS; i++) {
+		const struct abi_def *d = &abi_defs[i];
+
+		if (d->tbl != file || !is_row_of(d, abi))
 			continue;
-		while (!err && c->nr_tbl <= nr) {
-			char **slot = ARRAY_APPEND_ITEM(c->tbl_names, c->nr_tbl);
-
-			err = slot ? 0 : -ENOMEM;
-		}
-		if (!err && !c->tbl_names[nr]) {
-			c->tbl_names[nr] = strdup(name);
-			if (!c->tbl_names[nr])
-				err = -ENOMEM;
-		}
+		err = add_row(d, &c->rows[i], nr, name,
+			      n < 4 ? NULL :
+			      d->compat && n == 5 && strcmp(compat, "-") ?
+			      compat : entry);
 	}
-	free(buf);
+	return err;
+}
+
+/* @dir/syscall_64.tbl and syscall_32.tbl, each when it is there. */
+static int read_tbls(struct collect *c, const char *dir)
+{
+	int file, err = 0;
+
+	for (file = 0; !err && file < NR_TBL_FILES; file++) {
+		char *buf = NULL, *line, *next;
+		size_t len;
+
+		c->tbl_paths[file] = xasprintf("%s/%s", dir, tbl_files[file]);
+		if (!c->tbl_paths[file])
+			return -ENOMEM;
+		err = read_file(c->tbl_paths[file], SMALL_FILE_MAX, &buf, &len);
+		/* out of memory is reported once, by vmlinux__collect() */
+		if (err && err != -ENOMEM && err != -ENOENT)
+			pr_err("%s: %s", c->tbl_paths[file], strerror(-err));
+		for (line = buf; !err && line && *line; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			err = read_tbl_line(c, file, line);
+		}
+		free(buf);
+		if (err == -ENOENT)
+			err = 0;
+	}
 	return err;
 }
 
@@ -387,36 +510,15 @@ static int meta_signature(struct syscall *sc, const struct meta_entry *m)
 	return 0;
 }
 
-static int add_syscall(struct collect *c, uint32_t nr, uint64_t addr)
+/* The signature of the x86_64 syscall @index, entered at @addr. */
+static int add_signature(struct collect *c, size_t index, uint64_t addr,
+			 const char *base)
 {
-	/* sys_ni_syscall wins over other names at its address */
-	const struct ksym *ni = kimage__sym_at(&c->k, addr, NOT_IMPLEMENTED);
-	const struct ksym *sym = ni && !strcmp(ni->name, NOT_IMPLEMENTED) ? ni :
-				 kimage__sym_at(&c->k, addr, ENTRY_PREFIX);
-	const char *entry = sym ? sym->name : "?", *base = entry;
-	const struct meta_entry *meta;
-	struct syscall *sc = snapshot__add_syscall(c->s);
-	size_t index = c->s->syscalls.nr - 1;
+	const struct meta_entry *meta = find_meta(c, base);
+	struct syscall *sc = &c->s->syscalls.v[index];
 	int err;
 
-	if (!sc)
-		return -ENOMEM;
-	if (!strncmp(base, ENTRY_PREFIX, strlen(ENTRY_PREFIX)))
-		base += strlen(ENTRY_PREFIX);
-	sc->abi = strdup("x86_64");
-	sc->nr = nr;
-	sc->entry = strdup(entry);
-	sc->name = strdup(nr < c->nr_tbl && c->tbl_names[nr] ?
-			  c->tbl_names[nr] : base);
-	/* COND_SYSCALL() leaves a weak stub that calls sys_ni_syscall */
-	sc->implemented = strcmp(entry, NOT_IMPLEMENTED) && !(sym && sym->weak);
-	sc->sources = SYSCALL_SRC_TABLE;
-	if (!sc->abi || !sc->entry || !sc->name)
-		return -ENOMEM;
-	if (!sc->implemented)
-		return 0;
 	c->st->implemented++;
-	meta = find_meta(c, base);
 	if (meta)
 		sc->sources |= SYSCALL_SRC_FTRACE;
 	err = dwarf_signature(c, index, addr, base);
@@ -425,48 +527,340 @@ static int add_syscall(struct collect *c, uint32_t nr, uint64_t addr)
 		err = meta_signature(sc, meta);
 	if (!err && meta && (int)sc->nr_args != meta->nb_args) {
 		pr_warn("%s: syscall %u (%s): DWARF says %zu arguments, the ftrace metadata %d",
-			c->k.path, nr, sc->name, sc->nr_args, meta->nb_args);
+			c->k.path, sc->nr, sc->name, sc->nr_args, meta->nb_args);
 		c->st->mismatched++;
 	}
 	return err;
 }
 
-static int read_table(struct collect *c)
+/* "__ia32_sys_ni_syscall": what the numbers of @d without an entry point run. */
+static const char *ni_name(const struct abi_def *d, char *buf, size_t size)
 {
-	const struct ksym *table = kimage__sym(&c->k, "sys_call_table");
-	uint32_t nr;
+	snprintf(buf, size, "%ssys_ni_syscall", d->prefix);
+	return buf;
+}
+
+/* The entry point of @d at @addr: sys_ni_syscall wins over other names there. */
+static const struct ksym *entry_at(const struct collect *c,
+				   const struct abi_def *d, uint64_t addr)
+{
+	char ni[32];
+	const struct ksym *sym = kimage__sym_at(&c->k, addr,
+						ni_name(d, ni, sizeof(ni)));
+
+	return sym && !strcmp(sym->name, ni) ? sym :
+	       kimage__sym_at(&c->k, addr, d->prefix);
+}
+
+static bool is_ni(const struct collect *c, const struct abi_def *d,
+		  uint64_t addr)
+{
+	const struct ksym *sym = entry_at(c, d, addr);
+	char ni[32];
+
+	return sym && !strcmp(sym->name, ni_name(d, ni, sizeof(ni)));
+}
+
+/* The name of the entry point at @addr, else the address, in @buf. */
+static const char *describe(const struct collect *c, const struct abi_def *d,
+			    uint64_t addr, char *buf, size_t size)
+{
+	const struct ksym *sym = entry_at(c, d, addr);
+
+	if (sym)
+		return sym->name;
+	snprintf(buf, size, "0x%llx", (unsigned long long)addr);
+	return buf;
+}
+
+static const char *skip(const char *s, const char *prefix)
+{
+	size_t n = prefix ? strlen(prefix) : 0;
+
+	return n && !strncmp(s, prefix, n) && s[n] ? s + n : s;
+}
+
+/*
+ * The name an entry point gives a syscall without a row in the .tbl:
+ * "read" of __ia32_sys_read, "ioctl" of __ia32_compat_sys_ioctl, "pread64"
+ * of __ia32_sys_ia32_pread64.
+ */
+static const char *entry_base(const struct abi_def *d, const char *entry)
+{
+	return skip(skip(skip(skip(entry, d->prefix), "compat_"), "sys_"),
+		    d->tag);
+}
+
+static const struct tbl_row *row_of(const struct tbl_rows *rows, size_t nr)
+{
+	return nr < rows->nr && rows->v[nr].name ? &rows->v[nr] : NULL;
+}
+
+/*
+ * The entry point of @d at @addr: the one @row gives if it is there (of
+ * several names at one address, the row's), else entry_at()'s.
+ */
+static const struct ksym *entry_of(const struct collect *c,
+				   const struct abi_def *d,
+				   const struct tbl_row *row, uint64_t addr)
+{
+	const struct ksym *sym = row && row->entry ?
+				 kimage__sym(&c->k, row->entry) : NULL;
+
+	return sym && sym->addr == addr ? sym : entry_at(c, d, addr);
+}
+
+/*
+ * Whether the entry point @sym at @addr implements its syscall: not if it
+ * is sys_ni_syscall, a weak stub COND_SYSCALL() left, or an alias of
+ * another sys_ni_ function (without POSIX_TIMERS the timer syscalls are
+ * sys_ni_posix_timers).
+ */
+static bool implements(const struct collect *c, const struct abi_def *d,
+		       const struct ksym *sym, uint64_t addr)
+{
+	const struct ksym *ni = kimage__sym_at(&c->k, addr, "sys_ni_");
+	char buf[32];
+
+	if (!sym)
+		return true;	/* nothing says otherwise */
+	return strcmp(sym->name, ni_name(d, buf, sizeof(buf))) && !sym->weak &&
+	       strncmp(ni->name, "sys_ni_", 7);
+}
+
+static int add_syscall(struct collect *c, size_t abi, uint32_t nr,
+		       uint64_t addr, unsigned int sources)
+{
+	const struct abi_def *d = &abi_defs[abi];
+	const struct tbl_row *row = row_of(&c->rows[abi], nr);
+	const struct ksym *sym = entry_of(c, d, row, addr);
+	const char *entry = sym ? sym->name : "?", *base = entry_base(d, entry);
+	struct syscall *sc = snapshot__add_syscall(c->s);
+
+	if (!sc)
+		return -ENOMEM;
+	sc->abi = strdup(d->abi);
+	sc->nr = nr;
+	sc->entry = strdup(entry);
+	sc->name = strdup(row ? row->name : base);
+	sc->implemented = implements(c, d, sym, addr);
+	sc->sources = sources | (row ? SYSCALL_SRC_TBL : 0);
+	if (!sc->abi || !sc->entry || !sc->name)
+		return -ENOMEM;
+	if (!sc->implemented || !d->native)
+		return 0;
+	return add_signature(c, c->s->syscalls.nr - 1, addr, base);
+}
+
+static uint64_t reached(const struct abi_map *m, size_t nr)
+{
+	return nr < m->nr ? m->addr[nr] : m->def;
+}
+
+/* The slots of @d's table @table. */
+static int read_table(struct collect *c, const struct abi_def *d,
+		      const struct ksym *table, struct abi_map *m)
+{
+	char ni[32];
+	const struct ksym *def = kimage__sym(&c->k, ni_name(d, ni, sizeof(ni)));
+	size_t nr;
 	int err = 0;
 
-	if (table && table->size > 8 * MAX_SYSCALLS) {
-		pr_err("%s: sys_call_table of %llu bytes: not a syscall table",
-		       c->k.path, (unsigned long long)table->size);
+	if (table->size > 8 * MAX_SYSCALLS) {
+		pr_err("%s: %s of %llu bytes: not a syscall table", c->k.path,
+		       table->name, (unsigned long long)table->size);
 		return -EINVAL;
 	}
-	if (!table || table->size < 8) {
-		pr_err("%s: no sys_call_table symbol: not an x86_64 vmlinux, or one without its symbol table",
-		       c->k.path);
+	m->from = table->name;
+	m->verb = "holds";
+	m->nr = table->size / 8;
+	m->def = def ? def->addr : 0;
+	m->addr = calloc(m->nr, sizeof(*m->addr));
+	if (!m->addr)
+		return -ENOMEM;
+	for (nr = 0; !err && nr < m->nr; nr++)
+		m->addr[nr] = read_u64(&c->k, table->addr + 8 * nr, &err);
+	if (err)
+		pr_err("%s: %s is not in the file's data", c->k.path,
+		       table->name);
+	return err;
+}
+
+/* What @d's switch function dispatches each number to. */
+static int decode_switch(struct collect *c, const struct abi_def *d,
+			 struct abi_map *m)
+{
+	struct switch_map map;
+	size_t nr;
+	int err = syscall_switch__decode(&c->k, d->func, d->prefix, &map);
+
+	if (err)
+		return err;
+	m->from = d->func;
+	m->verb = "reaches";
+	m->nr = map.nr;
+	m->def = map.def.addr;
+	m->addr = calloc(map.nr ? map.nr : 1, sizeof(*m->addr));
+	for (nr = 0; m->addr && nr < map.nr; nr++)
+		m->addr[nr] = map.v[nr].addr;
+	switch_map__release(&map);
+	return m->addr ? 0 : -ENOMEM;
+}
+
+/* " (and 12 more numbers)" after the first of @wrong numbers, in @buf. */
+static const char *and_more(size_t wrong, char *buf, size_t size)
+{
+	if (wrong < 2)
+		return "";
+	snprintf(buf, size, " (and %zu more numbers)", wrong - 1);
+	return buf;
+}
+
+/* @d's table @a and switch @b must send each number to one entry point. */
+static int maps_agree(const struct collect *c, const struct abi_def *d,
+		      const struct abi_map *a, const struct abi_map *b)
+{
+	size_t nr, n = a->nr > b->nr ? a->nr : b->nr, wrong = 0, first = 0;
+	char x[32], y[32], more[64];
+
+	for (nr = 0; nr < n; nr++)
+		if (reached(a, nr) != reached(b, nr) && !wrong++)
+			first = nr;
+	if (!wrong)
+		return 0;
+	pr_err("%s: %s syscall %zu: %s %s %s, %s %s %s%s", c->k.path, d->abi,
+	       first, a->from, a->verb,
+	       describe(c, d, reached(a, first), x, sizeof(x)), b->from, b->verb,
+	       describe(c, d, reached(b, first), y, sizeof(y)),
+	       and_more(wrong, more, sizeof(more)));
+	return -EINVAL;
+}
+
+/*
+ * Whether the number of @row reaches @addr, as the row says: its entry
+ * point, or sys_ni_syscall when it has none (or there is no row).
+ */
+static bool row_agrees(const struct collect *c, const struct abi_def *d,
+		       const struct tbl_row *row, uint64_t addr)
+{
+	const struct ksym *sym;
+
+	if (!row || !row->entry)
+		return is_ni(c, d, addr);
+	sym = kimage__sym(&c->k, row->entry);
+	return sym && sym->addr == addr;
+}
+
+/* What the .tbl says of @row in an error, in @buf. */
+static const char *row_says(const struct collect *c, const struct tbl_row *row,
+			    char *buf, size_t size)
+{
+	if (!row || !row->entry)
+		return "gives it no entry point";
+	snprintf(buf, size, "gives %s%s", row->entry,
+		 kimage__sym(&c->k, row->entry) ? "" : ", which the vmlinux lacks");
+	return buf;
+}
+
+/* Every number of ABI @abi must reach what its .tbl rows say. */
+static int check_rows(const struct collect *c, size_t abi,
+		      const struct abi_map *m)
+{
+	const struct abi_def *d = &abi_defs[abi];
+	const struct tbl_rows *rows = &c->rows[abi];
+	size_t nr, n = rows->nr > m->nr ? rows->nr : m->nr, wrong = 0, first = 0;
+	char x[32], says[192], more[64];
+
+	if (!rows->nr)
+		return 0;
+	for (nr = 0; nr < n; nr++)
+		if (!row_agrees(c, d, row_of(rows, nr), reached(m, nr)) &&
+		    !wrong++)
+			first = nr;
+	if (!wrong)
+		return 0;
+	pr_err("%s: %s syscall %zu: %s %s %s, but %s %s%s: is that the tree of this vmlinux?",
+	       c->k.path, d->abi, first, m->from, m->verb,
+	       describe(c, d, reached(m, first), x, sizeof(x)),
+	       c->tbl_paths[d->tbl],
+	       row_says(c, row_of(rows, first), says, sizeof(says)),
+	       and_more(wrong, more, sizeof(more)));
+	return -EINVAL;
+}
+
+/*
+ * The syscalls of ABI @abi, from its table or its switch, or both, which
+ * must agree.  A kernel with neither has no such ABI, but x86_64's must be
+ * there.
+ */
+static int read_abi(struct collect *c, size_t abi)
+{
+	const struct abi_def *d = &abi_defs[abi];
+	const struct ksym *table = kimage__sym(&c->k, d->table);
+	bool has_switch = kimage__sym(&c->k, d->func);
+	struct abi_map t = { 0 }, w = { 0 }, *m = table ? &t : &w;
+	unsigned int sources = 0;
+	size_t nr;
+	int err = 0;
+
+	if (table && table->size < 8)
+		table = NULL;
+	if (!table && !has_switch) {
+		if (!d->native)
+			return 0;
+		pr_err("%s: no %s symbol: not an x86_64 vmlinux, or one without its symbol table",
+		       c->k.path, d->table);
 		return -ENOENT;
 	}
-	c->st->table = table->size / 8;
-	c->s->syscalls.collected = true;
-	for (nr = 0; !err && nr < c->st->table; nr++) {
-		uint64_t addr = read_u64(&c->k, table->addr + 8 * nr, &err);
-
-		if (!err)
-			err = add_syscall(c, nr, addr);
+	if (table) {
+		err = read_table(c, d, table, &t);
+		sources |= SYSCALL_SRC_TABLE;
 	}
-	if (err == -EFAULT)
-		pr_err("%s: sys_call_table is not in the file's data", c->k.path);
+	if (!err && has_switch) {
+		err = decode_switch(c, d, &w);
+		sources |= SYSCALL_SRC_SWITCH;
+	}
+	if (!err && table && has_switch)
+		err = maps_agree(c, d, &t, &w);
+	if (!err && !d->native)
+		err = check_rows(c, abi, m);
+	if (d->native)
+		c->st->table = t.nr;
+	for (nr = 0; !err && nr < m->nr; nr++)
+		err = add_syscall(c, abi, nr, m->addr[nr], sources);
+	free(t.addr);
+	free(w.addr);
+	return err;
+}
+
+/* Every ABI is looked for: one that is not there is one the kernel lacks. */
+static int read_syscalls(struct collect *c)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < NR_ABIS; i++)
+		err = snapshot__add_syscall_abi(c->s, abi_defs[i].abi);
+	c->s->syscalls.collected = true;
+	for (i = 0; !err && i < NR_ABIS; i++)
+		err = read_abi(c, i);
 	return err;
 }
 
 static void collect_release(struct collect *c)
 {
-	size_t i;
+	size_t i, k;
 	int j;
 
-	for (i = 0; i < c->nr_tbl; i++)
-		free(c->tbl_names[i]);
+	for (i = 0; i < NR_ABIS; i++) {
+		for (k = 0; k < c->rows[i].nr; k++) {
+			free(c->rows[i].v[k].name);
+			free(c->rows[i].v[k].entry);
+		}
+		free(c->rows[i].v);
+	}
+	for (j = 0; j < NR_TBL_FILES; j++)
+		free(c->tbl_paths[j]);
 	for (i = 0; i < c->nr_meta; i++) {
 		free(c->meta[i].name);
 		for (j = 0; j < c->meta[i].nb_args; j++) {
@@ -476,7 +870,6 @@ static void collect_release(struct collect *c)
 	}
 	for (i = 0; i < c->nr_cus; i++)
 		free(c->cus[i].v);
-	free(c->tbl_names);
 	free(c->meta);
 	free(c->cus);
 	type_closure__free(c->tc);
@@ -485,15 +878,15 @@ static void collect_release(struct collect *c)
 	kimage__close(&c->k);
 }
 
-int vmlinux__collect(const char *path, const char *syscall_tbl,
+int vmlinux__collect(const char *path, const char *syscalls_dir,
 		     struct snapshot *s, struct vmlinux_stats *st)
 {
 	struct collect c = { .s = s, .st = st };
 	int err;
 
 	err = kimage__open(&c.k, path);
-	if (!err && syscall_tbl)
-		err = read_tbl(&c, syscall_tbl);
+	if (!err && syscalls_dir)
+		err = read_tbls(&c, syscalls_dir);
 	if (!err)
 		err = read_identity(&c);
 	if (!err) {
@@ -507,7 +900,7 @@ int vmlinux__collect(const char *path, const char *syscall_tbl,
 	if (!err)
 		err = read_meta(&c);
 	if (!err)
-		err = read_table(&c);
+		err = read_syscalls(&c);
 	if (!err)
 		err = type_closure__run(c.tc);
 	if (err == -ENOMEM)

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The vmlinux collector: the kernel's identity, its x86_64 syscall table
- * with typed signatures, and the layouts of the types syscall arguments
- * reach, read from a vmlinux with DWARF (libelf, libdw).
+ * The vmlinux collector: the kernel's identity, its syscall tables (x86_64
+ * with typed signatures, ia32 and x32 where the kernel has them), and the
+ * layouts of the types syscall arguments reach, read from a vmlinux with
+ * DWARF (libelf, libdw; the syscall switches decoded with Capstone).
  */
 #ifndef KABIDIFF_VMLINUX_H
 #define KABIDIFF_VMLINUX_H
 
 #include "model/model.h"
 
+/* Of the x86_64 syscalls. */
 struct vmlinux_stats {
 	unsigned int table;		/* slots in sys_call_table */
 	unsigned int implemented;
@@ -21,14 +23,16 @@ struct vmlinux_stats {
  * vmlinux__collect() - fill the kernel identity, the syscalls and the types
  * of @s from the vmlinux at @path.
  *
- * @syscall_tbl is the kernel tree's arch/x86/entry/syscalls/syscall_64.tbl,
- * for the ABI names of the syscalls ("stat" runs __x64_sys_newstat); NULL
- * names them after their entry points.  Counts go to @st (zeroed by the
- * caller).  Returns 0 or -errno, reported through kabi_pr(); a vmlinux
- * without DWARF is collected from its table and ftrace metadata with a
- * warning.
+ * @syscalls_dir is the kernel tree's arch/x86/entry/syscalls: its
+ * syscall_64.tbl and syscall_32.tbl, where they are, give the ABI names of
+ * the syscalls ("stat" runs __x64_sys_newstat), and each ia32 and x32
+ * number must reach the entry point its row gives (-EINVAL otherwise).
+ * NULL names the syscalls after their entry points.  Counts go to @st
+ * (zeroed by the caller).  Returns 0 or -errno, reported through kabi_pr();
+ * a vmlinux without DWARF is collected from its tables and ftrace metadata
+ * with a warning.
  */
-int vmlinux__collect(const char *path, const char *syscall_tbl,
+int vmlinux__collect(const char *path, const char *syscalls_dir,
 		     struct snapshot *s, struct vmlinux_stats *st);
 
 #endif /* KABIDIFF_VMLINUX_H */

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The vmlinux collector's three syscall ABIs, on the compat-*.elf fixtures
+ * of tests/fixtures/vmlinux (their source, compat.c, says what each holds):
+ * the tables of older kernels, the switches of newer ones beside a table
+ * they must agree with, the ABI names and the checks of syscall_32.tbl
+ * and syscall_64.tbl, and a kernel without ia32 or x32 (mini.elf).  Each
+ * disagreement is one error naming both sides.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "collectors/vmlinux/vmlinux.h"
+#include "lib/compiler.h"
+#include "lib/print.h"
+#include "model/model.h"
+
+#define FIXTURE(name)	SRCDIR "/tests/fixtures/vmlinux/" name
+
+static char errors[2048];
+static unsigned int nr_messages;
+
+static void capture(enum kabi_print_level level, const char *fmt, va_list ap)
+{
+	size_t used = strlen(errors);
+
+	if (level > KABI_WARN)
+		return;
+	nr_messages++;
+	vsnprintf(errors + used, sizeof(errors) - used, fmt, ap);
+}
+
+static char dir[] = "/tmp/kabidiff-test-compat.XXXXXX";
+
+/* @dir/@name holds @text */
+static void write_tbl(const char *name, const char *text)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void remove_tbls(void)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/syscall_32.tbl", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/syscall_64.tbl", dir);
+	unlink(path);
+}
+
+static const char tbl32[] =
+	"# <number> <abi> <name> <entry point> <compat entry point>\n"
+	"0\ti386\tread\t\tsys_read\n"
+	"1\ti386\tioctl\t\tsys_ioctl\t\tcompat_sys_ioctl\n"
+	"2\ti386\tfcntl\t\tsys_fcntl\t\tcompat_sys_fcntl64\n"
+	"3\ti386\tbreak\n"
+	"4\ti386\tfcntl64\t\tsys_fcntl64\t\tcompat_sys_fcntl64\n"
+	"5\ti386\tpread64\t\tsys_ia32_pread64\n"
+	"6\ti386\tlookup_dcookie\tsys_lookup_dcookie\tcompat_sys_lookup_dcookie\n"
+	"7\ti386\ttimer_create\tsys_timer_create\tcompat_sys_timer_create\n"
+	"8\ti386\tgetpid\t\tsys_getpid\t\t-\t\tnoreturn\n";
+
+static const char tbl64[] =
+	"0\tcommon\tread\t\tsys_read\n"
+	"1\t64\tioctl\t\tsys_ioctl\n"
+	"2\tcommon\tgetpid\t\tsys_getpid\n"
+	"4\tcommon\ttimer_create\tsys_timer_create\n"
+	"512\tx32\tioctl\t\tcompat_sys_ioctl\n"
+	"513\tx32\trt_sigreturn\tcompat_sys_x32_rt_sigreturn\n";
+
+/* @vmlinux collected (with the .tbl files of @dir when @tbl), sorted */
+static struct snapshot *collect(const char *vmlinux, bool tbl, int *err)
+{
+	struct vmlinux_stats st = { 0 };
+	struct snapshot *s = snapshot__new();
+	kabi_print_fn_t old = kabi_set_print(capture);
+
+	assert_non_null(s);
+	errors[0] = '\0';
+	nr_messages = 0;
+	*err = vmlinux__collect(vmlinux, tbl ? dir : NULL, s, &st);
+	if (!*err)
+		*err = snapshot__sort(s, "compat");
+	kabi_set_print(old);
+	return s;
+}
+
+static struct snapshot *collect_quietly(const char *vmlinux, bool tbl)
+{
+	int err;
+	struct snapshot *s = collect(vmlinux, tbl, &err);
+
+	if (err || nr_messages)
+		fail_msg("collecting %s: %d, said: %s", vmlinux, err, errors);
+	return s;
+}
+
+/* The record of (@abi, @nr). */
+static const struct syscall *find(const struct snapshot *s, const char *abi,
+				  uint32_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < s->syscalls.nr; i++)
+		if (!strcmp(s->syscalls.v[i].abi, abi) && s->syscalls.v[i].nr == nr)
+			return &s->syscalls.v[i];
+	fail_msg("no %s syscall %u", abi, nr);
+	return NULL;
+}
+
+static size_t count(const struct snapshot *s, const char *abi)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->syscalls.nr; i++)
+		n += !strcmp(s->syscalls.v[i].abi, abi);
+	return n;
+}
+
+struct want {
+	uint32_t nr;
+	const char *name, *entry;
+	bool implemented;
+};
+
+static void expect(const struct snapshot *s, const char *abi,
+		   const struct want *w, size_t n, unsigned int sources)
+{
+	const struct syscall *sc;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		sc = find(s, abi, w[i].nr);
+		if (strcmp(sc->name, w[i].name) || strcmp(sc->entry, w[i].entry) ||
+		    sc->implemented != w[i].implemented || sc->sources != sources)
+			fail_msg("%s %u: %s %s %s %#x, not %s %s %s %#x", abi,
+				 w[i].nr, sc->name, sc->entry,
+				 sc->implemented ? "implemented" : "not implemented",
+				 sc->sources, w[i].name, w[i].entry,
+				 w[i].implemented ? "implemented" : "not implemented",
+				 sources);
+		assert_int_equal(sc->nr_args, 0);
+	}
+}
+
+/* Without the .tbl: named after the entry points. */
+static const struct want ia32[] = {
+	{ 0, "read", "__ia32_sys_read", true },
+	{ 1, "ioctl", "__ia32_compat_sys_ioctl", true },
+	{ 2, "fcntl64", "__ia32_compat_sys_fcntl64", true },
+	{ 3, "ni_syscall", "__ia32_sys_ni_syscall", false },
+	{ 4, "fcntl64", "__ia32_compat_sys_fcntl64", true },
+	{ 5, "pread64", "__ia32_sys_ia32_pread64", true },
+	{ 6, "lookup_dcookie", "__ia32_compat_sys_lookup_dcookie", false },
+	{ 7, "timer_create", "__ia32_compat_sys_timer_create", false },
+	{ 8, "getpid", "__ia32_sys_getpid", true },
+};
+
+static const struct want x32[] = {
+	{ 0, "read", "__x64_sys_read", true },
+	{ 1, "ni_syscall", "__x64_sys_ni_syscall", false },
+	{ 2, "getpid", "__x64_sys_getpid", true },
+	{ 4, "timer_create", "__x64_sys_timer_create", false },
+	{ 512, "ioctl", "__x64_compat_sys_ioctl", true },
+	{ 513, "rt_sigreturn", "__x64_compat_sys_x32_rt_sigreturn", true },
+};
+
+static const struct want x86_64[] = {
+	{ 0, "read", "__x64_sys_read", true },
+	{ 1, "ioctl", "__x64_sys_ioctl", true },
+	{ 2, "getpid", "__x64_sys_getpid", true },
+	{ 3, "ni_syscall", "__x64_sys_ni_syscall", false },
+	{ 4, "timer_create", "__x64_sys_timer_create", false },
+};
+
+static void expect_abis_listed(const struct snapshot *s)
+{
+	assert_int_equal(s->nr_syscall_abis, 3);
+	assert_string_equal(s->syscall_abis[0], "ia32");
+	assert_string_equal(s->syscall_abis[1], "x32");
+	assert_string_equal(s->syscall_abis[2], "x86_64");
+}
+
+/* Before the 2024 change: three tables. */
+static void test_tables(void **state)
+{
+	struct snapshot *s = collect_quietly(FIXTURE("compat-table.elf"), false);
+
+	expect_abis_listed(s);
+	assert_int_equal(count(s, "ia32"), 9);
+	assert_int_equal(count(s, "x32"), 514);
+	assert_int_equal(count(s, "x86_64"), 5);
+	expect(s, "ia32", ia32, ARRAY_SIZE(ia32), SYSCALL_SRC_TABLE);
+	expect(s, "x32", x32, ARRAY_SIZE(x32), SYSCALL_SRC_TABLE);
+	expect(s, "x86_64", x86_64, ARRAY_SIZE(x86_64), SYSCALL_SRC_TABLE);
+	snapshot__free(s);
+}
+
+/* Since: ia32's switch alone, x32's and x86_64's beside their tables. */
+static void test_switches(void **state)
+{
+	struct snapshot *s = collect_quietly(FIXTURE("compat-switch.elf"), false);
+	const unsigned int both = SYSCALL_SRC_TABLE | SYSCALL_SRC_SWITCH;
+
+	expect_abis_listed(s);
+	/* the switch maps up to its last case, the table has all its slots */
+	assert_int_equal(count(s, "ia32"), 9);
+	assert_int_equal(count(s, "x32"), 514);
+	expect(s, "ia32", ia32, ARRAY_SIZE(ia32), SYSCALL_SRC_SWITCH);
+	expect(s, "x32", x32, ARRAY_SIZE(x32), both);
+	expect(s, "x86_64", x86_64, ARRAY_SIZE(x86_64), both);
+	snapshot__free(s);
+}
+
+/* The .tbl names the rows it has, and agrees with every number. */
+static void test_named_by_tbl(void **state)
+{
+	static const struct want ia32_named[] = {
+		{ 2, "fcntl", "__ia32_compat_sys_fcntl64", true },
+		{ 3, "break", "__ia32_sys_ni_syscall", false },
+		{ 4, "fcntl64", "__ia32_compat_sys_fcntl64", true },
+	};
+	static const struct want x32_named[] = {
+		{ 513, "rt_sigreturn", "__x64_compat_sys_x32_rt_sigreturn", true },
+	};
+	const unsigned int tbl = SYSCALL_SRC_SWITCH | SYSCALL_SRC_TBL;
+	struct snapshot *s;
+
+	write_tbl("syscall_32.tbl", tbl32);
+	write_tbl("syscall_64.tbl", tbl64);
+	s = collect_quietly(FIXTURE("compat-switch.elf"), true);
+	expect(s, "ia32", ia32_named, ARRAY_SIZE(ia32_named), tbl);
+	expect(s, "x32", x32_named, ARRAY_SIZE(x32_named),
+	       tbl | SYSCALL_SRC_TABLE);
+	/* x32's 1 is a row of x86_64's only */
+	assert_int_equal(find(s, "x32", 1)->sources,
+			 SYSCALL_SRC_TABLE | SYSCALL_SRC_SWITCH);
+	assert_string_equal(find(s, "x32", 1)->name, "ni_syscall");
+	assert_string_equal(find(s, "x86_64", 1)->name, "ioctl");
+	assert_true(find(s, "x86_64", 1)->sources & SYSCALL_SRC_TBL);
+	snapshot__free(s);
+
+	/* one .tbl is enough: x32 is then named after its entry points */
+	remove_tbls();
+	write_tbl("syscall_32.tbl", tbl32);
+	s = collect_quietly(FIXTURE("compat-switch.elf"), true);
+	assert_string_equal(find(s, "ia32", 3)->name, "break");
+	assert_int_equal(find(s, "x32", 0)->sources,
+			 SYSCALL_SRC_TABLE | SYSCALL_SRC_SWITCH);
+	snapshot__free(s);
+	remove_tbls();
+}
+
+/* @tbl with its row starting "@nr\t" as @row (none when ""), malloc()ed */
+static char *with_row(const char *tbl, unsigned int nr, const char *row)
+{
+	size_t size = strlen(tbl) + strlen(row) + 1;
+	char start[16], *out = malloc(size);
+	const char *at, *end;
+
+	snprintf(start, sizeof(start), "%u\t", nr);
+	at = strstr(tbl, start);
+	assert_true(at && (at == tbl || at[-1] == '\n'));
+	end = strchr(at, '\n') + 1;
+	assert_non_null(out);
+	snprintf(out, size, "%.*s%s%s", (int)(at - tbl), tbl, row, end);
+	return out;
+}
+
+/*
+ * The .tbl @name holding @text (malloc()ed, freed here; the other .tbl
+ * right) fails with @message, where DIR is the directory of the .tbl files.
+ */
+static void expect_tbl_error(const char *name, char *text, const char *message)
+{
+	const char *at;
+	struct snapshot *s;
+	char want[1024];
+	int err;
+
+	write_tbl("syscall_32.tbl", tbl32);
+	write_tbl("syscall_64.tbl", tbl64);
+	write_tbl(name, text);
+	free(text);
+	s = collect(FIXTURE("compat-switch.elf"), true, &err);
+	assert_int_equal(err, -EINVAL);
+	assert_int_equal(nr_messages, 1);
+	at = strstr(message, "DIR");
+	assert_non_null(at);
+	snprintf(want, sizeof(want), "%.*s%s%s", (int)(at - message), message,
+		 dir, at + 3);
+	assert_string_equal(errors, want);
+	snapshot__free(s);
+	remove_tbls();
+}
+
+static void test_tbl_disagrees(void **state)
+{
+	/* a row whose entry point the vmlinux does not have */
+	expect_tbl_error("syscall_32.tbl",
+			 with_row(tbl32, 1, "1\ti386\tioctl\t\tsys_ioctl\n"),
+			 FIXTURE("compat-switch.elf") ": ia32 syscall 1: ia32_sys_call reaches __ia32_compat_sys_ioctl, but DIR/syscall_32.tbl gives __ia32_sys_ioctl, which the vmlinux lacks: is that the tree of this vmlinux?");
+	/* another entry point than the code reaches */
+	expect_tbl_error("syscall_32.tbl",
+			 with_row(tbl32, 2, "2\ti386\tfcntl\t\tsys_fcntl\t\tcompat_sys_ioctl\n"),
+			 FIXTURE("compat-switch.elf") ": ia32 syscall 2: ia32_sys_call reaches __ia32_compat_sys_fcntl64, but DIR/syscall_32.tbl gives __ia32_compat_sys_ioctl: is that the tree of this vmlinux?");
+	/* numbers the code reaches that no row gives */
+	expect_tbl_error("syscall_64.tbl", with_row(tbl64, 512, ""),
+			 FIXTURE("compat-switch.elf") ": x32 syscall 512: x32_sys_call_table holds __x64_compat_sys_ioctl, but DIR/syscall_64.tbl gives it no entry point: is that the tree of this vmlinux?");
+	expect_tbl_error("syscall_32.tbl", with_row(tbl32, 8, "8\ti386\tgetpid\n"),
+			 FIXTURE("compat-switch.elf") ": ia32 syscall 8: ia32_sys_call reaches __ia32_sys_getpid, but DIR/syscall_32.tbl gives it no entry point: is that the tree of this vmlinux?");
+	/* another kernel's table: the first number and how many more */
+	expect_tbl_error("syscall_32.tbl",
+			 strdup("0\ti386\trestart_syscall\tsys_restart_syscall\n"),
+			 FIXTURE("compat-switch.elf") ": ia32 syscall 0: ia32_sys_call reaches __ia32_sys_read, but DIR/syscall_32.tbl gives __ia32_sys_restart_syscall, which the vmlinux lacks (and 7 more numbers): is that the tree of this vmlinux?");
+}
+
+/* A switch that disagrees with its table. */
+static void test_switch_disagrees(void **state)
+{
+	int err;
+	struct snapshot *s = collect(FIXTURE("compat-wrong.elf"), false, &err);
+
+	assert_int_equal(err, -EINVAL);
+	assert_int_equal(nr_messages, 1);
+	assert_string_equal(errors, FIXTURE("compat-wrong.elf") ": x86_64 syscall 2: sys_call_table holds __x64_sys_getpid, x64_sys_call reaches __x64_sys_read");
+	snapshot__free(s);
+}
+
+/* A kernel without IA32_EMULATION or X86_X32_ABI: no records, no word. */
+static void test_no_compat(void **state)
+{
+	int err;
+	struct snapshot *s = collect(FIXTURE("mini.elf"), false, &err);
+
+	/* mini.elf's ftrace metadata disagrees with DWARF, on purpose */
+	assert_int_equal(err, 0);
+	assert_int_equal(nr_messages, 1);
+	expect_abis_listed(s);
+	assert_true(snapshot__has_syscall_abi(s, "ia32"));
+	assert_int_equal(count(s, "ia32"), 0);
+	assert_int_equal(count(s, "x32"), 0);
+	assert_int_equal(count(s, "x86_64"), 5);
+	snapshot__free(s);
+}
+
+static int set_up(void **state)
+{
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int tear_down(void **state)
+{
+	remove_tbls();
+	return rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tables),
+		cmocka_unit_test(test_switches),
+		cmocka_unit_test(test_named_by_tbl),
+		cmocka_unit_test(test_tbl_disagrees),
+		cmocka_unit_test(test_switch_disagrees),
+		cmocka_unit_test(test_no_compat),
+	};
+
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return cmocka_run_group_tests(tests, set_up, tear_down);
+}
