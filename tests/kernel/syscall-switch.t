@@ -9,6 +9,9 @@
 # out (COND_SYSCALL() stubs, or sys_ni_syscall) are listed by number; the
 # other numbers reach the default, sys_ni_syscall.  x64_sys_call() takes
 # each number where sys_call_table does, as the vmlinux collector reads it.
+# And the snapshot kabidiff collects (with the tree's .tbl files, for
+# Debian's kernels) holds each ABI's numbers as the tables have them, the
+# ABIs the kernel lacks listed and empty.
 . "$(dirname "$0")/../lib.sh"
 
 DUMP=$TOP/build/tests/tools/switch-dump
@@ -29,8 +32,9 @@ decode() {
 	fi
 }
 
-# check NAME VMLINUX TBL32 TBL64 ABIS: decode the switches of ABIS (of
-# ia32, x32, x64) and check them against the tables and sys_call_table
+# check NAME VMLINUX TBL32 TBL64 ABIS [TREE]: decode the switches of ABIS
+# (of ia32, x32, x64) and check them against the tables and sys_call_table,
+# and the snapshot collected from VMLINUX (and TREE's .tbl files) too
 check() {
 	for abi in $5; do
 		case $abi in
@@ -39,13 +43,21 @@ check() {
 		x64)	decode "$1" "$2" x64_sys_call __x64_ ;;
 		esac
 	done
-	"$KABIDIFF" collect --vmlinux "$2" -o "$TMP/$1.json" 2>"$TMP/err" ||
-		fail "$1: kabidiff collect --vmlinux" "$(cat "$TMP/err")"
+	if "$KABIDIFF" collect --vmlinux "$2" ${6:+--docs "$6"} -o "$TMP/$1.json" \
+		2>"$TMP/err"; then
+		pass "$1: kabidiff collect --vmlinux${6:+ --docs TREE}"
+	else
+		fail "$1: kabidiff collect --vmlinux${6:+ --docs TREE}" "$(cat "$TMP/err")"
+	fi
 	nm --defined-only "$2" >"$TMP/$1.nm" ||
 		fail "$1: nm reads the symbols"
-	run_checker "the checker of $1" python3 - "$1" "$3" "$4" "$5" "$TMP" <<'PY'
+	run_checker "the checker of $1" python3 - "$1" "$3" "$4" "$5" "$TMP" "$6" <<'PY'
 import json, sys
-name, tbl32, tbl64, abis, tmp = sys.argv[1:]
+name, tbl32, tbl64, abis, tmp, tree = sys.argv[1:]
+snap = json.load(open(f"{tmp}/{name}.json"))
+records = {}
+for s in snap["syscalls"]:
+    records.setdefault(s["abi"], {})[s["nr"]] = s
 
 # A syscall can have several names at one address: SYSCALL_DEFINE0's
 # __ia32_ and __x64_ wrappers, and without CONFIG_POSIX_TIMERS every
@@ -114,11 +126,43 @@ def check_table(abi, func, path, tbl_abis, prefix, compat):
           f" - {name} {abi}: the {len(bare)} rows without an entry point and the numbers outside the table reach {default}" +
           (f"; not: {others}" if others else ""))
 
+def check_records(abi, path, tbl_abis, prefix, compat):
+    """the snapshot's records of @abi against the rows of the table at @path"""
+    entries, bare = rows(path, tbl_abis, prefix, compat)
+    ours, wrong = records.get(abi, {}), []
+    for nr, (row, entry) in sorted(entries.items()):
+        s = ours.get(nr)
+        if not s or addr.get(s["entry"]) != addr.get(entry):
+            wrong.append(f"{nr}: {entry} in the table, {s and s['entry']} in the snapshot")
+        elif s["implemented"] == left_out(addr[entry]):
+            wrong.append(f"{nr} {row}: implemented is {s['implemented']}")
+        elif tree and (s["name"], "tbl" in s["sources"]) != (row, True):
+            wrong.append(f"{nr} {row}: named {s['name']} from {s['sources']}")
+        elif "switch" not in s["sources"]:
+            wrong.append(f"{nr} {row}: not from the switch, from {s['sources']}")
+    wrong += [f"{nr} {s['name']}: implemented, and in no row" for nr, s in
+              sorted(ours.items()) if s["implemented"] and nr not in entries]
+    print(("ok" if not wrong else "not ok") +
+          f" - {name} {abi}: the snapshot holds the {len(entries)} rows with an entry point" +
+          (", named by the table" if tree else ""))
+    for w in wrong:
+        print(f"#   {w}")
+
 if "ia32" in abis.split():
     check_table("ia32", "ia32_sys_call", tbl32, ("i386",), "__ia32_", True)
+    check_records("ia32", tbl32, ("i386",), "__ia32_", True)
 if "x32" in abis.split():
     check_table("x32", "x32_sys_call", tbl64, ("common", "x32"), "__x64_", False)
+    check_records("x32", tbl64, ("common", "x32"), "__x64_", False)
     print(f"# {name} x32: the x32 number of index N is 0x40000000 + N")
+lacking = [abi for abi in ("ia32", "x32") if abi not in abis.split()]
+print(("ok" if snap["syscall_abis"] == ["ia32", "x32", "x86_64"] and
+       not any(records.get(abi) for abi in lacking) else "not ok") +
+      f" - {name}: ia32, x32 and x86_64 collected" +
+      (f"; {', '.join(lacking)} empty, as the kernel has none" if lacking else ""))
+print(f"# {name}: " + "; ".join(
+    f"{abi} {len(v)} numbers, {sum(s['implemented'] for s in v.values())} implemented"
+    for abi, v in sorted(records.items())))
 if "x64" in abis.split():
     nrs, (default, default_addr) = dump("x64_sys_call")
     table = {s["nr"]: addr.get(s["entry"]) for s in
@@ -143,7 +187,7 @@ for abi in 6.1.0-57:6.1 6.12.118+deb12:6.12; do
 		exit 1
 	}
 	check "${abi%:*}" "$VMLINUX" "$TREE/arch/x86/entry/syscalls/syscall_32.tbl" \
-	      "$TREE/arch/x86/entry/syscalls/syscall_64.tbl" "ia32 x32 x64"
+	      "$TREE/arch/x86/entry/syscalls/syscall_64.tbl" "ia32 x32 x64" "$TREE"
 done
 
 # The fixture kernels, as kernel-patches/build-fixtures.sh left them: their
