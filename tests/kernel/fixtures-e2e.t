@@ -37,9 +37,10 @@ param = nodes.get("/sys/module/kabi_selftest/parameters/initial_value")
 check("the module parameter", param and (param["kind"], param["mode"]),
       ("file", "0444"))
 sc = [c for c in s["syscalls"] if c["name"] == "kabi_selftest"]
-check("the syscall with its typed argument",
+check("the syscall with its typed argument, and its ia32 number (no arguments yet)",
       [(c["abi"], c["nr"], c["implemented"], c["args"]) for c in sc],
-      [("x86_64", 451, True, [{"name": "uargs",
+      [("ia32", 451, True, []),
+       ("x86_64", 451, True, [{"name": "uargs",
                                  "type": "struct kabi_selftest_args *"}])])
 t = s["types"].get("struct kabi_selftest_args", {})
 check("the argument's layout",
