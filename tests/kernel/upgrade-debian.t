@@ -6,7 +6,9 @@
 # upgrade-debian.breaks, each reviewed by hand with its reason there: no
 # type or syscall break, no break for an instance of a live interface, and
 # the removals that are true (lo's byte_queue_limits, the PCI slots'
-# module link, entries dropped without passing obsolete/) once each.
+# module link, entries dropped without passing obsolete/) once each.  The
+# syscalls 6.12 adds are notes in each ABI, x86_64, ia32 and x32, and
+# none is removed or renumbered.
 . "$(dirname "$0")/../lib.sh"
 
 command -v qemu-system-x86_64 >/dev/null ||
@@ -69,6 +71,27 @@ check(not inst, "no break for a slab cache's attributes: the pattern is alive")
 check(("doc-removed-early", "stable", "/sys/firmware/efi/vars") in got and
       ("doc-dropped", "stable", "/sys/block/<disk>/queue/throttle_sample_time") in got,
       "stable entries removed without obsolete/ are breaks")
+# the syscalls 6.12 adds, in syscall_64.tbl (common: x86_64 and x32) and
+# syscall_32.tbl (i386): notes at stable/syscalls' level, in every ABI
+added = collections.defaultdict(set)
+for f in report["findings"]:
+    if f["kind"] == "syscall-added":
+        abi, name = f["subject"].split("/")
+        added[abi].add((name, f["new"], f["level"], f["verdict"]))
+new = ["cachestat", "fchmodat2", "map_shadow_stack", "futex_wake", "futex_wait",
+       "futex_requeue", "statmount", "listmount", "lsm_get_self_attr",
+       "lsm_set_self_attr", "lsm_list_modules", "mseal"]
+want = {(name, "nr %d" % nr, "stable", "note") for nr, name in enumerate(new, 451)}
+uretprobe = {("uretprobe", "nr 335", "stable", "note")}
+for abi, rows in (("x86_64", want | uretprobe), ("ia32", want), ("x32", want | uretprobe)):
+    check(added[abi] == rows,
+          "%s: the %d syscalls 6.12 adds are notes" % (abi, len(rows)),
+          *["missing: %s %s" % r[:2] for r in sorted(rows - added[abi])] +
+          ["new:     %s %s %s %s" % r for r in sorted(added[abi] - rows)])
+other = [f for f in report["findings"] if f["kind"].startswith("syscall-") and
+         f["kind"] not in ("syscall-added", "syscall-arg-pointee-changed")]
+check(not other, "no syscall removed, renumbered or with other arguments, in any ABI",
+      *["%s %s %s" % (f["kind"], f["subject"], f["verdict"]) for f in other])
 by = collections.Counter((f["kind"], f["level"]) for f in breaks)
 for (kind, level), n in sorted(by.items()):
     print("# %4d  %-20s %s" % (n, kind, level))
