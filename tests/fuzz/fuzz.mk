@@ -111,10 +111,14 @@ fuzz-seed: $(O)/kabi-agent
 	mkdir -p $$corpus && cp $$mini $$corpus/mini.elf && \
 	strip --strip-debug -o $$corpus/mini-no-dwarf.elf $$mini && \
 	objcopy --strip-symbol=sys_call_table $$mini $$corpus/mini-no-table.elf && \
+	cp tests/fixtures/vmlinux/compat-table.elf \
+		tests/fixtures/vmlinux/compat-switch.elf $$corpus/ && \
 	printf '"%s"\n' '\x7fELF' sys_call_table __x64_sys_ __x64_sys_ni_syscall \
 		__do_sys_ linux_banner __start_syscalls_metadata .symtab .debug_info \
+		ia32_sys_call x32_sys_call x64_sys_call ia32_sys_call_table \
+		x32_sys_call_table __ia32_sys_ __ia32_compat_sys_ __x32_compat_sys_ \
 		>$(FUZZ_O)/vmlinux.dict && \
-	echo "    3 ELF files in $$corpus"
+	echo "    5 ELF files in $$corpus"
 	$(Q)corpus=$(FUZZ_O)/corpus-diff; mkdir -p $$corpus && n=0 && \
 	for old in tests/fixtures/diff/*.old.json; do \
 		name=$$(basename $$old .old.json); \
