@@ -70,6 +70,12 @@ struct syscall_arg {
 	char *name;
 	char *type;		/* C spelling: "const char *" */
 	struct type_ref type_ref;
+	/*
+	 * Bytes of the argument as the ABI's programs pass it, where that is
+	 * not what @type is in the kernel's x86_64 DWARF: in ia32 and x32,
+	 * ILP32 ABIs, a pointer or a long is 4.  0 for x86_64 (not recorded).
+	 */
+	uint32_t abi_size;
 };
 
 struct syscall {

@@ -704,11 +704,25 @@ static const struct jrecord kernel_jrecord = JRECORD("kernel", kernel_fields);
 #undef RECORD_TYPE
 
 #define RECORD_TYPE struct syscall_arg
+enum { AF_NAME, AF_TYPE, AF_ABI_SIZE };
 static const struct jfield arg_fields[] = {
-	FIELD("name", STRING, JF_OPTIONAL, name),
-	FIELD("type", STRING, JF_REQUIRED, type),
+	[AF_NAME] = FIELD("name", STRING, JF_OPTIONAL, name),
+	[AF_TYPE] = FIELD("type", STRING, JF_REQUIRED, type),
+	/* 0 is "not recorded", which a file says by leaving it out */
+	[AF_ABI_SIZE] = FIELD("abi_size", UINT, JF_OPTIONAL, abi_size, .min = 1,
+			      .max = UINT32_MAX,
+			      .refused = "abi_size must not be 0"),
 };
-static const struct jrecord arg_jrecord = JRECORD("arg", arg_fields);
+
+static bool arg_has(const void *rec, const struct jfield *f)
+{
+	const struct syscall_arg *arg = rec;
+
+	return f - arg_fields != AF_ABI_SIZE || arg->abi_size;
+}
+
+static const struct jrecord arg_jrecord = JRECORD("arg", arg_fields,
+						  .has = arg_has);
 #undef RECORD_TYPE
 
 #define RECORD_TYPE struct syscall

@@ -463,6 +463,60 @@ static uint64_t target_size(Dwarf_Die *die)
 	return size;
 }
 
+static uint32_t fixed_size(const struct ilp32_model *model, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < model->nr_fixed; i++)
+		if (!strcmp(model->fixed[i].name, name))
+			return model->fixed[i].size;
+	return 0;
+}
+
+static bool is_long(const char *base_name)
+{
+	return base_name && strstr(base_name, "long") &&
+	       !strstr(base_name, "long long");
+}
+
+uint32_t dwarf_ilp32_size(Dwarf_Die *die, const struct ilp32_model *model)
+{
+	Dwarf_Die type, next;
+	Dwarf_Word size;
+	uint32_t fixed;
+	int hops;
+
+	if (!type_of(die, &type))
+		return 0;
+	for (hops = 0; hops < MAX_TYPEDEF_HOPS; hops++) {
+		const char *name = dwarf_diename(&type);
+
+		switch (dwarf_tag(&type)) {
+		case DW_TAG_pointer_type:
+			return 4;
+		case DW_TAG_typedef:
+			fixed = fixed_size(model, name);
+			if (fixed)
+				return fixed;
+			/* fall through */
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_restrict_type:
+			if (!type_of(&type, &next))
+				return 0;
+			type = next;
+			continue;
+		case DW_TAG_base_type:
+			if (is_long(name))
+				return 4;
+			/* fall through */
+		default:
+			return dwarf_aggregate_size(&type, &size) ? 0 : size;
+		}
+	}
+	return 0;
+}
+
 /* The first member name in struct or union @die, through unnamed members. */
 static const char *first_name(Dwarf_Die *die, int depth)
 {

@@ -25,6 +25,28 @@ void type_closure__free(struct type_closure *tc);
 char *type_closure__name(struct type_closure *tc, Dwarf_Die *die);
 
 /*
+ * An ILP32 ABI of x86_64 kernels (ia32, x32) sizes what the kernel's own
+ * DWARF describes its way: pointers and longs are 4 bytes there, and the
+ * typedefs of @fixed, those its asm/posix_types.h defines otherwise, have
+ * the size it gives them (x32's __kernel_long_t is long long).
+ */
+struct ilp32_typedef {
+	const char *name;
+	uint32_t size;
+};
+
+struct ilp32_model {
+	const struct ilp32_typedef *fixed;
+	size_t nr_fixed;
+};
+
+/*
+ * dwarf_ilp32_size() - the size in bytes of the type of @die (its
+ * DW_AT_type) in @model, through typedefs and qualifiers; 0 when unknown.
+ */
+uint32_t dwarf_ilp32_size(Dwarf_Die *die, const struct ilp32_model *model);
+
+/*
  * type_closure__run() - record every queued type and, through members,
  * every type those reach.  Returns 0 or -ENOMEM.
  */

@@ -16,15 +16,20 @@
  * number (x86_64's only name it: older kernels kept x32's entry points in
  * sys_call_table).
  *
- * The x86_64 syscalls have their signatures from two more sources, each
- * checking the other (those of ia32 and x32 have none yet: a shared entry
- * point's signature is x86_64's, and compat ones are still to be read):
+ * The syscalls have their signatures from two more sources, each checking
+ * the other:
  *
  * - DWARF: the entry point takes struct pt_regs *, __se_sys_read widens all
  *   to long, and the real parameters are on the (inlined) __do_sys_read,
  *   found in the compilation unit that .debug_aranges maps the entry
  *   point's address to, so no other unit is read.  A SYSCALL_DEFINE0 has
- *   a __do_sys_ with one "__unused" pt_regs parameter: no arguments;
+ *   a __do_sys_ with one "__unused" pt_regs parameter: no arguments.  An
+ *   ia32 or x32 number that runs a native entry point (__ia32_sys_read)
+ *   has the native parameters; a compat one (__ia32_compat_sys_ioctl)
+ *   those of its __do_compat_sys_ioctl, whose compat types (struct
+ *   compat_stat, struct old_timespec32) join the closure under their own
+ *   names, so that they never pair with the native ones.  Both get the
+ *   size each argument has in the ABI (4 for a pointer, in ILP32 ABIs);
  * - the ftrace metadata (CONFIG_FTRACE_SYSCALLS): an array of pointers to
  *   struct syscall_metadata between __start_syscalls_metadata and
  *   __stop_syscalls_metadata, with each syscall's name and its arguments'
@@ -76,7 +81,21 @@ struct abi_def {
 	enum tbl_file tbl;
 	const char *rows[2];
 	bool compat;
-	bool native;		/* typed from DWARF; its rows only name it */
+	bool native;		/* its rows only name it; its metadata is checked */
+	const struct ilp32_model *ilp32;	/* NULL for an LP64 ABI */
+};
+
+static const struct ilp32_model ia32_model = { 0 };
+
+/* arch/x86/include/uapi/asm/posix_types_x32.h, and __BITS_PER_LONG 32 */
+static const struct ilp32_typedef x32_typedefs[] = {
+	{ "__kernel_long_t", 8 }, { "__kernel_ulong_t", 8 },
+	{ "__kernel_size_t", 4 }, { "__kernel_ssize_t", 4 },
+	{ "__kernel_ptrdiff_t", 4 },
+};
+
+static const struct ilp32_model x32_model = {
+	.fixed = x32_typedefs, .nr_fixed = ARRAY_SIZE(x32_typedefs),
 };
 
 static const struct abi_def abi_defs[] = {
@@ -85,10 +104,10 @@ static const struct abi_def abi_defs[] = {
 	  .native = true },
 	{ .abi = "ia32", .table = "ia32_sys_call_table", .func = "ia32_sys_call",
 	  .prefix = "__ia32_", .tag = "ia32_", .tbl = TBL_32,
-	  .rows = { "i386" }, .compat = true },
+	  .rows = { "i386" }, .compat = true, .ilp32 = &ia32_model },
 	{ .abi = "x32", .table = "x32_sys_call_table", .func = "x32_sys_call",
 	  .prefix = "__x64_", .tag = "x32_", .tbl = TBL_64,
-	  .rows = { "common", "x32" } },
+	  .rows = { "common", "x32" }, .ilp32 = &x32_model },
 };
 #define NR_ABIS		ARRAY_SIZE(abi_defs)
 
@@ -132,11 +151,15 @@ struct meta_entry {
 	char *args[MAX_ARGS];
 };
 
-/* The __do_sys_ functions of one compilation unit, found once. */
+/*
+ * The __do_sys_ and __do_compat_sys_ functions of one compilation unit,
+ * found once.
+ */
 struct cu_functions {
 	Dwarf_Off cu;
 	struct do_sys {
-		const char *name;	/* borrowed from libdw, not kept past use */
+		/* "sys_read", after "__do_"; borrowed from libdw, not kept */
+		const char *name;
 		Dwarf_Die die;
 	} *v;
 	size_t nr, alloc;
@@ -409,7 +432,7 @@ static const struct meta_entry *find_meta(const struct collect *c,
 	return NULL;
 }
 
-/* The __do_sys_ functions of the unit @cu, listed on first use. */
+/* The __do_ functions of the unit @cu, listed on first use. */
 static struct cu_functions *cu_functions(struct collect *c, Dwarf_Die *cu)
 {
 	Dwarf_Off off = dwarf_dieoffset(cu);
@@ -431,12 +454,13 @@ static struct cu_functions *cu_functions(struct collect *c, Dwarf_Die *cu)
 		struct do_sys *d;
 
 		if (dwarf_tag(&child) != DW_TAG_subprogram || !name ||
-		    strncmp(name, "__do_sys_", 9))
+		    (strncmp(name, "__do_sys_", 9) &&
+		     strncmp(name, "__do_compat_sys_", 16)))
 			continue;
 		d = ARRAY_APPEND(f->v, f->nr, f->alloc);
 		if (!d)
 			return NULL;
-		d->name = name;
+		d->name = name + 5;
 		d->die = child;
 	} while (!dwarf_siblingof(&child, &child));
 	return f;
@@ -449,12 +473,15 @@ static bool is_unused_regs(Dwarf_Die *param)
 	return name && !strcmp(name, "__unused");
 }
 
-/* The arguments of the syscall entered at @addr, from its __do_sys_. */
-static int dwarf_signature(struct collect *c, size_t index, uint64_t addr,
-			   const char *base)
+/*
+ * The arguments of syscall @index of ABI @d, entered at @addr, from its
+ * __do_@fn ("sys_read", "compat_sys_ioctl"), in @d's sizes.
+ */
+static int dwarf_signature(struct collect *c, const struct abi_def *d,
+			   size_t index, uint64_t addr, const char *fn)
 {
 	struct cu_functions *f;
-	Dwarf_Die cu, param, *fn = NULL;
+	Dwarf_Die cu, param, *do_fn = NULL;
 	size_t i, nr_params = 0;
 	int err = 0;
 
@@ -463,12 +490,12 @@ static int dwarf_signature(struct collect *c, size_t index, uint64_t addr,
 	f = cu_functions(c, &cu);
 	if (!f)
 		return -ENOMEM;
-	for (i = 0; i < f->nr && !fn; i++)
-		if (!strcmp(f->v[i].name + 9, base))
-			fn = &f->v[i].die;
-	if (!fn)
+	for (i = 0; i < f->nr && !do_fn; i++)
+		if (!strcmp(f->v[i].name, fn))
+			do_fn = &f->v[i].die;
+	if (!do_fn)
 		return 0;
-	if (!dwarf_child(fn, &param)) {
+	if (!dwarf_child(do_fn, &param)) {
 		do {
 			struct syscall_arg *arg;
 			const char *name = dwarf_diename(&param);
@@ -483,12 +510,15 @@ static int dwarf_signature(struct collect *c, size_t index, uint64_t addr,
 				return -ENOMEM;
 			arg->name = name ? strdup(name) : NULL;
 			arg->type = type_closure__name(c->tc, &param);
+			if (d->ilp32)
+				arg->abi_size = dwarf_ilp32_size(&param, d->ilp32);
 			if (!arg->type || (name && !arg->name))
 				err = -ENOMEM;
 		} while (!err && !dwarf_siblingof(&param, &param));
 	}
 	c->s->syscalls.v[index].sources |= SYSCALL_SRC_DWARF;
-	c->st->typed++;
+	if (d->native)
+		c->st->typed++;
 	return err;
 }
 
@@ -510,22 +540,39 @@ static int meta_signature(struct syscall *sc, const struct meta_entry *m)
 	return 0;
 }
 
-/* The signature of the x86_64 syscall @index, entered at @addr. */
-static int add_signature(struct collect *c, size_t index, uint64_t addr,
-			 const char *base)
+/* @s after @prefix, if it starts so and goes on; else @s. */
+static const char *skip(const char *s, const char *prefix)
 {
-	const struct meta_entry *meta = find_meta(c, base);
-	struct syscall *sc = &c->s->syscalls.v[index];
+	size_t n = prefix ? strlen(prefix) : 0;
+
+	return n && !strncmp(s, prefix, n) && s[n] ? s + n : s;
+}
+
+/*
+ * The signature of syscall @index of ABI @d, entered at @addr through
+ * @entry: that of the __do_ function the entry point's name gives, without
+ * @d's prefix.  A compat one's (__ia32_compat_sys_ioctl) is in DWARF only;
+ * a native one's also in the ftrace metadata, which checks the x86_64
+ * ones and stands in for DWARF where that is missing.
+ */
+static int add_signature(struct collect *c, const struct abi_def *d,
+			 size_t index, uint64_t addr, const char *entry)
+{
+	const char *fn = skip(entry, d->prefix);
+	const struct meta_entry *meta = strncmp(fn, "sys_", 4) ? NULL :
+					find_meta(c, fn + 4);
+	struct syscall *sc;
 	int err;
 
-	c->st->implemented++;
+	if (d->native)
+		c->st->implemented++;
+	err = dwarf_signature(c, d, index, addr, fn);
+	sc = &c->s->syscalls.v[index];
 	if (meta)
 		sc->sources |= SYSCALL_SRC_FTRACE;
-	err = dwarf_signature(c, index, addr, base);
-	sc = &c->s->syscalls.v[index];
 	if (!err && meta && !(sc->sources & SYSCALL_SRC_DWARF))
 		err = meta_signature(sc, meta);
-	if (!err && meta && (int)sc->nr_args != meta->nb_args) {
+	if (!err && meta && d->native && (int)sc->nr_args != meta->nb_args) {
 		pr_warn("%s: syscall %u (%s): DWARF says %zu arguments, the ftrace metadata %d",
 			c->k.path, sc->nr, sc->name, sc->nr_args, meta->nb_args);
 		c->st->mismatched++;
@@ -571,13 +618,6 @@ static const char *describe(const struct collect *c, const struct abi_def *d,
 		return sym->name;
 	snprintf(buf, size, "0x%llx", (unsigned long long)addr);
 	return buf;
-}
-
-static const char *skip(const char *s, const char *prefix)
-{
-	size_t n = prefix ? strlen(prefix) : 0;
-
-	return n && !strncmp(s, prefix, n) && s[n] ? s + n : s;
 }
 
 /*
@@ -647,9 +687,9 @@ static int add_syscall(struct collect *c, size_t abi, uint32_t nr,
 	sc->sources = sources | (row ? SYSCALL_SRC_TBL : 0);
 	if (!sc->abi || !sc->entry || !sc->name)
 		return -ENOMEM;
-	if (!sc->implemented || !d->native)
+	if (!sc->implemented)
 		return 0;
-	return add_signature(c, c->s->syscalls.nr - 1, addr, base);
+	return add_signature(c, d, c->s->syscalls.nr - 1, addr, entry);
 }
 
 static uint64_t reached(const struct abi_map *m, size_t nr)

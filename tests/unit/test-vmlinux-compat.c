@@ -4,8 +4,9 @@
  * of tests/fixtures/vmlinux (their source, compat.c, says what each holds):
  * the tables of older kernels, the switches of newer ones beside a table
  * they must agree with, the ABI names and the checks of syscall_32.tbl
- * and syscall_64.tbl, and a kernel without ia32 or x32 (mini.elf).  Each
- * disagreement is one error naming both sides.
+ * and syscall_64.tbl, a kernel without ia32 or x32 (mini.elf), and the
+ * signatures of each ABI (compat-args.elf).  Each disagreement is one
+ * error naming both sides.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -360,6 +361,90 @@ static void test_no_compat(void **state)
 	snapshot__free(s);
 }
 
+/* An argument as the record should have it: abi_size 0 is none. */
+struct want_arg {
+	const char *name, *type;
+	uint32_t abi_size;
+};
+
+static void expect_args(const struct snapshot *s, const char *abi, uint32_t nr,
+			const struct want_arg *w, size_t n)
+{
+	const struct syscall *sc = find(s, abi, nr);
+	size_t i;
+
+	assert_true(sc->sources & SYSCALL_SRC_DWARF);
+	assert_int_equal(sc->nr_args, n);
+	for (i = 0; i < n; i++) {
+		const struct syscall_arg *a = &sc->args[i];
+
+		if (strcmp(a->name, w[i].name) || strcmp(a->type, w[i].type) ||
+		    a->abi_size != w[i].abi_size)
+			fail_msg("%s %u arg %zu: %s %s (%u), not %s %s (%u)", abi,
+				 nr, i + 1, a->type, a->name, a->abi_size,
+				 w[i].type, w[i].name, w[i].abi_size);
+	}
+}
+
+static bool has_type(const struct snapshot *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->types.nr; i++)
+		if (!strcmp(s->types.v[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * Each number has the signature of the __do_ function its entry point
+ * runs, native or compat, in the sizes of its ABI: in ILP32, 4 for a
+ * pointer and a long, and x32's __kernel_long_t and __kernel_size_t cut
+ * the typedef chains where its own headers define them.
+ */
+static void test_signatures(void **state)
+{
+	static const struct want_arg read64[] = {
+		{ "fd", "unsigned int", 0 }, { "buf", "char *", 0 },
+		{ "count", "size_t", 0 },
+	};
+	static const struct want_arg read32[] = {
+		{ "fd", "unsigned int", 4 }, { "buf", "char *", 4 },
+		{ "count", "size_t", 4 },
+	};
+	static const struct want_arg ioctl64[] = {
+		{ "fd", "unsigned int", 0 }, { "cmd", "unsigned int", 0 },
+		{ "arg", "long unsigned int", 0 },
+	};
+	static const struct want_arg ioctl32[] = {
+		{ "fd", "unsigned int", 4 }, { "cmd", "unsigned int", 4 },
+		{ "arg", "compat_ulong_t", 4 },
+	};
+	static const struct want_arg lseek_x32[] = {
+		{ "fd", "unsigned int", 4 }, { "offset", "off_t", 8 },
+		{ "whence", "unsigned int", 4 },
+	};
+	static const struct want_arg lseek_ia32[] = {
+		{ "fd", "unsigned int", 4 }, { "offset", "compat_off_t", 4 },
+		{ "whence", "unsigned int", 4 },
+	};
+	struct snapshot *s = collect_quietly(FIXTURE("compat-args.elf"), false);
+
+	expect_args(s, "x86_64", 0, read64, ARRAY_SIZE(read64));
+	expect_args(s, "x86_64", 1, ioctl64, ARRAY_SIZE(ioctl64));
+	expect_args(s, "ia32", 0, read32, ARRAY_SIZE(read32));
+	expect_args(s, "ia32", 1, ioctl32, ARRAY_SIZE(ioctl32));
+	expect_args(s, "ia32", 2, lseek_ia32, ARRAY_SIZE(lseek_ia32));
+	expect_args(s, "x32", 0, read32, ARRAY_SIZE(read32));
+	expect_args(s, "x32", 1, lseek_x32, ARRAY_SIZE(lseek_x32));
+	expect_args(s, "x32", 2, ioctl32, ARRAY_SIZE(ioctl32));
+	/* the compat types join the closure under their own names */
+	assert_true(has_type(s, "compat_ulong_t"));
+	assert_true(has_type(s, "compat_off_t"));
+	assert_true(has_type(s, "off_t"));
+	snapshot__free(s);
+}
+
 static int set_up(void **state)
 {
 	return mkdtemp(dir) ? 0 : -1;
@@ -380,6 +465,7 @@ int main(void)
 		cmocka_unit_test(test_tbl_disagrees),
 		cmocka_unit_test(test_switch_disagrees),
 		cmocka_unit_test(test_no_compat),
+		cmocka_unit_test(test_signatures),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
