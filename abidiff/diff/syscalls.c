@@ -115,8 +115,8 @@ static int data_pointer(const struct snapshot *s, const char *type,
  * How argument @k changed: 0 not at all, 1 in its pointee only (both
  * pointers, which keeps the size and class the caller passes, and the
  * pointees not two known sizes that differ: an int * that became a
- * long * has the kernel write beyond the caller's int), 2 otherwise; or
- * -ENOMEM.
+ * long * has the kernel write beyond the caller's int), 2 otherwise,
+ * and always when the size an ILP32 ABI passes changed; or -ENOMEM.
  */
 static int arg_change(const struct snapshot *old, const struct snapshot *new,
 		      const struct syscall_arg *a, const struct syscall_arg *b)
@@ -124,6 +124,8 @@ static int arg_change(const struct snapshot *old, const struct snapshot *new,
 	uint64_t sa, sb;
 	int same, pa, pb;
 
+	if (a->abi_size && b->abi_size && a->abi_size != b->abi_size)
+		return 2;
 	same = types_ref_equiv(old, new, a->type, &a->type_ref, b->type,
 			       &b->type_ref);
 	if (same)

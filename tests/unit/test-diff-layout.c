@@ -296,6 +296,31 @@ static void test_pointee_changed(void **state)
 	      "syscall-args-changed x86_64/foo\n");
 }
 
+/* ia32's foo(@type p), which its programs pass in @abi_size bytes */
+static struct snapshot *ia32_arg(const char *type, uint32_t abi_size)
+{
+	struct snapshot *s = one_arg(type);
+	struct syscall *sc = &s->syscalls.v[0];
+
+	free(sc->abi);
+	sc->abi = strdup("ia32");
+	sc->args[1].abi_size = abi_size;
+	return s;
+}
+
+/*
+ * The size a 32-bit program passes is the ABI: the same spelling passed
+ * in 8 bytes where it was 4 is a change, whatever the x86_64 DWARF says.
+ */
+static void test_abi_size_changed(void **state)
+{
+	check(ia32_arg("size_t", 4), ia32_arg("size_t", 4), "");
+	check(ia32_arg("size_t", 4), ia32_arg("size_t", 8),
+	      "syscall-args-changed ia32/foo\n");
+	check(ia32_arg("int *", 4), ia32_arg("void *", 4),
+	      "syscall-arg-pointee-changed ia32/foo\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_spare_shrinks),
 		cmocka_unit_test(test_flexible_array),
 		cmocka_unit_test(test_pointee_changed),
+		cmocka_unit_test(test_abi_size_changed),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
