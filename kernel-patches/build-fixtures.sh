@@ -11,8 +11,9 @@
 # each a kernel build directory as "kabidiff collect" reads it:
 #
 #   vmlinux  System.map  .config  arch/x86/boot/bzImage
+#   arch/x86/entry/vdso/vdso64.so.dbg  vdso32.so.dbg  (the vDSO images)
 #   source/Documentation/ABI/
-#   source/arch/x86/entry/syscalls/syscall_64.tbl
+#   source/arch/x86/entry/syscalls/syscall_64.tbl  syscall_32.tbl
 #
 # where source/ holds real copies of that revision's files, not a link to
 # the tree.  DIR/BUILD-INFO says what was built, from which commits, and
@@ -119,11 +120,15 @@ build() {
 	took=$(elapsed "$start")
 	say "built $name in $took"
 
-	mkdir -p "$out/arch/x86/boot" "$out/source"
+	mkdir -p "$out/arch/x86/boot" "$out/arch/x86/entry/vdso" "$out/source"
 	cp "$BUILD/vmlinux" "$BUILD/System.map" "$BUILD/.config" "$out/"
 	cp "$BUILD/arch/x86/boot/bzImage" "$out/arch/x86/boot/"
+	cp "$BUILD/arch/x86/entry/vdso/vdso64.so.dbg" \
+		"$BUILD/arch/x86/entry/vdso/vdso32.so.dbg" \
+		"$out/arch/x86/entry/vdso/"
 	git -C "$REPO" archive "$tag" Documentation/ABI \
-		arch/x86/entry/syscalls/syscall_64.tbl | tar -x -C "$out/source"
+		arch/x86/entry/syscalls/syscall_64.tbl \
+		arch/x86/entry/syscalls/syscall_32.tbl | tar -x -C "$out/source"
 	release=$(cat "$BUILD/include/config/kernel.release")
 	printf '%s\t%s %s %s built in %s\n' "$name" "$tag" \
 		"$(git -C "$REPO" rev-parse "$tag")" "$release" "$took" \
