@@ -3,7 +3,9 @@
 # vmlinux with DWARF, fetched into the cache): the x86_64 table agrees with
 # linux-source-6.1's syscall_64.tbl number by number, every implemented
 # syscall has a DWARF signature whose argument count the ftrace metadata
-# confirms, and the layouts of the UAPI structs agree with pahole's.
+# confirms, the ia32 and x32 numbers have the signatures of what they run
+# (compat ones over compat types), and the layouts of the UAPI structs,
+# native and compat, agree with pahole's.
 . "$(dirname "$0")/../lib.sh"
 
 VMLINUX=$("$TOP/tests/debian-vmlinux.sh") || {
@@ -57,6 +59,31 @@ print(("ok" if [(a["name"], a["type"]) for a in read["args"]] ==
        [("fd", "unsigned int"), ("buf", "char *"), ("count", "size_t")] else "not ok") +
       " - read(unsigned int fd, char *buf, size_t count)")
 print(("ok" if ours[39]["args"] == [] else "not ok") + " - getpid() has no arguments")
+# ia32 and x32: the signature of what each number runs, native or compat,
+# in the sizes its 32-bit programs pass
+by = {(s["abi"], s["name"]): s for s in snap["syscalls"]}
+for abi in ("ia32", "x32"):
+    impl = [s for s in snap["syscalls"] if s["abi"] == abi and s["implemented"]]
+    typed = [s for s in impl if "dwarf" in s["sources"] and
+             all(a.get("abi_size") for a in s["args"])]
+    print(("ok" if impl and len(typed) == len(impl) else "not ok") +
+          f" - {abi}: {len(typed)} of {len(impl)} implemented syscalls typed from DWARF, with ABI sizes")
+def sig(abi, name):
+    s = by[(abi, name)]
+    return (s["entry"], [(a["type"], a["abi_size"]) for a in s["args"]])
+# arch/x86/kernel/sys_ia32.c and fs/ioctl.c: COMPAT_SYSCALL_DEFINE3(ioctl, ...)
+print(("ok" if sig("ia32", "ioctl") == ("__ia32_compat_sys_ioctl",
+       [("unsigned int", 4), ("unsigned int", 4), ("compat_ulong_t", 4)])
+       else "not ok") + " - ia32 ioctl: compat_sys_ioctl(unsigned int, unsigned int, compat_ulong_t), 4 bytes each")
+# fs/stat.c: COMPAT_SYSCALL_DEFINE2(newstat, ..., struct compat_stat __user *)
+print(("ok" if sig("ia32", "stat") == ("__ia32_compat_sys_newstat",
+       [("const char *", 4), ("struct compat_stat *", 4)])
+       else "not ok") + " - ia32 stat: compat_sys_newstat(const char *, struct compat_stat *)")
+# syscall_64.tbl gives x32 the native lseek: its off_t is x32's 64-bit
+# __kernel_long_t (asm/posix_types_x32.h), its pointers and unsigned ints 4
+print(("ok" if sig("x32", "lseek") == ("__x64_sys_lseek",
+       [("unsigned int", 4), ("off_t", 8), ("unsigned int", 4)])
+       else "not ok") + " - x32 lseek: the native sys_lseek, off_t passed in 8 bytes")
 PY
 
 # Struct layouts against pahole on the same file
@@ -64,13 +91,14 @@ command -v pahole >/dev/null || {
 	fail "pahole is installed ('make deps' installs dwarves)"
 	done_testing
 }
-for s in stat __kernel_timespec sockaddr iovec epoll_event clone_args; do
+STRUCTS="stat __kernel_timespec sockaddr iovec epoll_event clone_args compat_stat old_timespec32 compat_sigaction compat_statfs"
+for s in $STRUCTS; do
 	pahole -C "$s" "$VMLINUX" >"$TMP/pahole-$s" 2>&1
 done
-run_checker "the checker of the struct layouts" python3 - "$TMP/snap.json" "$TMP" <<'PY'
+run_checker "the checker of the struct layouts" python3 - "$TMP/snap.json" "$TMP" $STRUCTS <<'PY'
 import json, re, sys
 types = json.load(open(sys.argv[1]))["types"]
-for name in ("stat", "__kernel_timespec", "sockaddr", "iovec", "epoll_event", "clone_args"):
+for name in sys.argv[3:]:
     text = open(f"{sys.argv[2]}/pahole-{name}").read()
     size = int(re.search(r"/\* size: (\d+)", text).group(1))
     members, depth = [], 0
