@@ -12,6 +12,7 @@
 #
 #   vmlinux  System.map  .config  arch/x86/boot/bzImage
 #   arch/x86/entry/vdso/vdso64.so.dbg  vdso32.so.dbg  (the vDSO images)
+#   arch/x86/include/generated/asm/syscalls_64.h  syscalls_32.h
 #   source/Documentation/ABI/
 #   source/arch/x86/entry/syscalls/syscall_64.tbl  syscall_32.tbl
 #
@@ -120,12 +121,16 @@ build() {
 	took=$(elapsed "$start")
 	say "built $name in $took"
 
-	mkdir -p "$out/arch/x86/boot" "$out/arch/x86/entry/vdso" "$out/source"
+	mkdir -p "$out/arch/x86/boot" "$out/arch/x86/entry/vdso" \
+		"$out/arch/x86/include/generated/asm" "$out/source"
 	cp "$BUILD/vmlinux" "$BUILD/System.map" "$BUILD/.config" "$out/"
 	cp "$BUILD/arch/x86/boot/bzImage" "$out/arch/x86/boot/"
 	cp "$BUILD/arch/x86/entry/vdso/vdso64.so.dbg" \
 		"$BUILD/arch/x86/entry/vdso/vdso32.so.dbg" \
 		"$out/arch/x86/entry/vdso/"
+	cp "$BUILD/arch/x86/include/generated/asm/syscalls_64.h" \
+		"$BUILD/arch/x86/include/generated/asm/syscalls_32.h" \
+		"$out/arch/x86/include/generated/asm/"
 	git -C "$REPO" archive "$tag" Documentation/ABI \
 		arch/x86/entry/syscalls/syscall_64.tbl \
 		arch/x86/entry/syscalls/syscall_32.tbl | tar -x -C "$out/source"

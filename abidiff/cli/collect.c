@@ -65,6 +65,19 @@ static char *find_agent(void)
 	return strdup(KABIDIFF_LIBEXECDIR "/kabi-agent-static");
 }
 
+/* @dir/@name into *@path if it is there, else NULL; 0 or -ENOMEM. */
+static int join_existing(const char *dir, const char *name, char **path)
+{
+	*path = path_join(dir, name);
+	if (!*path)
+		return -ENOMEM;
+	if (!exists(*path)) {
+		free(*path);
+		*path = NULL;
+	}
+	return 0;
+}
+
 /* BUILD_DIR gives the vmlinux and, through its "source" link, the tree. */
 static int fill_inputs(struct collect_inputs *in, const char *build_dir)
 {
@@ -96,21 +109,21 @@ static int fill_inputs(struct collect_inputs *in, const char *build_dir)
 		if (!in->docs_dir && !in->docs_git)
 			in->docs_dir = tree;
 	}
-	if (!tree || !in->vmlinux)
+	if (!in->vmlinux)
 		return 0;
-	in->syscalls_dir = path_join(tree, "arch/x86/entry/syscalls");
-	if (!in->syscalls_dir)
+	if (tree && join_existing(tree, "arch/x86/entry/syscalls",
+				  &in->syscalls_dir))
 		return -ENOMEM;
-	if (!exists(in->syscalls_dir)) {
-		free(in->syscalls_dir);
-		in->syscalls_dir = NULL;
-	}
+	if (build_dir && join_existing(build_dir, "arch/x86/include/generated/asm",
+				       &in->headers_dir))
+		return -ENOMEM;
 	return 0;
 }
 
 static void release_inputs(struct collect_inputs *in)
 {
 	free(in->syscalls_dir);
+	free(in->headers_dir);
 	free(in->vmlinux_buf);
 	free(in->source_buf);
 	free(in->image_buf);
@@ -181,7 +194,8 @@ static int collect(struct snapshot *s, const struct collect_inputs *in,
 	int err = 0;
 
 	if (in->vmlinux)
-		err = vmlinux__collect(in->vmlinux, in->syscalls_dir, s, &vst);
+		err = vmlinux__collect(in->vmlinux, in->syscalls_dir,
+				       in->headers_dir, s, &vst);
 	if (!err && (in->docs_dir || in->docs_repo)) {
 		/* the docs' warnings belong to 'docs validate': count them */
 		kabi_print_fn_t print = kabi_set_print(print_errors_only);

@@ -24,6 +24,7 @@ struct collect_inputs {
 	struct boot_options boot;	/* boot.image set: boot for sysfs */
 	bool no_sysfs;
 	char *syscalls_dir;	/* the tree's .tbl files, if there */
+	char *headers_dir;	/* the build's generated asm/, if there */
 	char *vmlinux_buf, *source_buf, *image_buf, *agent_buf;
 };
 

@@ -79,6 +79,7 @@ struct abi_def {
 	const char *prefix;
 	const char *tag;	/* a name may add: sys_ia32_pread64 is pread64 */
 	enum tbl_file tbl;
+	const char *header;	/* a build's generated asm/syscalls_*.h */
 	const char *rows[2];
 	bool compat;
 	bool native;		/* its rows only name it; its metadata is checked */
@@ -100,13 +101,16 @@ static const struct ilp32_model x32_model = {
 
 static const struct abi_def abi_defs[] = {
 	{ .abi = "x86_64", .table = "sys_call_table", .func = "x64_sys_call",
-	  .prefix = "__x64_", .tbl = TBL_64, .rows = { "common", "64" },
+	  .prefix = "__x64_", .tbl = TBL_64, .header = "syscalls_64.h",
+	  .rows = { "common", "64" },
 	  .native = true },
 	{ .abi = "ia32", .table = "ia32_sys_call_table", .func = "ia32_sys_call",
 	  .prefix = "__ia32_", .tag = "ia32_", .tbl = TBL_32,
+	  .header = "syscalls_32.h",
 	  .rows = { "i386" }, .compat = true, .ilp32 = &ia32_model },
 	{ .abi = "x32", .table = "x32_sys_call_table", .func = "x32_sys_call",
 	  .prefix = "__x64_", .tag = "x32_", .tbl = TBL_64,
+	  .header = "syscalls_x32.h",
 	  .rows = { "common", "x32" }, .ilp32 = &x32_model },
 };
 #define NR_ABIS		ARRAY_SIZE(abi_defs)
@@ -173,6 +177,8 @@ struct collect {
 	struct type_closure *tc;
 	char *tbl_paths[NR_TBL_FILES];
 	struct tbl_rows rows[NR_ABIS];	/* of abi_defs[i], from its .tbl */
+	char *header_paths[NR_ABIS];
+	struct tbl_rows header_rows[NR_ABIS];	/* from its syscalls_*.h */
 	struct meta_entry *meta;
 	size_t nr_meta, alloc_meta;
 	struct cu_functions *cus;
@@ -263,8 +269,7 @@ static int add_row(const struct abi_def *d, struct tbl_rows *rows,
  * One line of a .tbl, "<nr> <abi> <name> [<entry> [<compat entry>]]" (6.12
  * adds a sixth column, "noreturn"), into the rows of each ABI it is for.
  */
-static int read_tbl_line(struct collect *c, enum tbl_file file,
-			 const char *line)
+static int read_tbl_line(struct collect *c, int file, const char *line)
 {
 	char abi[32], name[128], entry[128], compat[128];
 	unsigned int nr;
@@ -279,7 +284,7 @@ static int read_tbl_line(struct collect *c, enum tbl_file file,
 	for (i = 0; !err && i < NR_ABIS; i++) {
 		const struct abi_def *d = &abi_defs[i];
 
-		if (d->tbl != file || !is_row_of(d, abi))
+		if ((int)d->tbl != file || !is_row_of(d, abi))
 			continue;
 		err = add_row(d, &c->rows[i], nr, name,
 			      n < 4 ? NULL :
@@ -289,31 +294,80 @@ static int read_tbl_line(struct collect *c, enum tbl_file file,
 	return err;
 }
 
+/*
+ * Each line of @path, if the file is there, to @fn with @arg.  Returns 0
+ * (also when there is no such file) or -errno, reported but -ENOMEM,
+ * which vmlinux__collect() reports once.
+ */
+static int read_lines(struct collect *c, const char *path,
+		      int (*fn)(struct collect *c, int arg, const char *line),
+		      int arg)
+{
+	char *buf = NULL, *line, *next;
+	size_t len;
+	int err = read_file(path, SMALL_FILE_MAX, &buf, &len);
+
+	if (err == -ENOENT)
+		return 0;
+	if (err && err != -ENOMEM)
+		pr_err("%s: %s", path, strerror(-err));
+	for (line = buf; !err && line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		err = fn(c, arg, line);
+	}
+	free(buf);
+	return err;
+}
+
 /* @dir/syscall_64.tbl and syscall_32.tbl, each when it is there. */
 static int read_tbls(struct collect *c, const char *dir)
 {
 	int file, err = 0;
 
 	for (file = 0; !err && file < NR_TBL_FILES; file++) {
-		char *buf = NULL, *line, *next;
-		size_t len;
-
 		c->tbl_paths[file] = xasprintf("%s/%s", dir, tbl_files[file]);
 		if (!c->tbl_paths[file])
 			return -ENOMEM;
-		err = read_file(c->tbl_paths[file], SMALL_FILE_MAX, &buf, &len);
-		/* out of memory is reported once, by vmlinux__collect() */
-		if (err && err != -ENOMEM && err != -ENOENT)
-			pr_err("%s: %s", c->tbl_paths[file], strerror(-err));
-		for (line = buf; !err && line && *line; line = next) {
-			next = strchr(line, '\n');
-			if (next)
-				*next++ = '\0';
-			err = read_tbl_line(c, file, line);
-		}
-		free(buf);
-		if (err == -ENOENT)
-			err = 0;
+		err = read_lines(c, c->tbl_paths[file], read_tbl_line, file);
+	}
+	return err;
+}
+
+/*
+ * One line of a build's asm/syscalls_*.h, as scripts/syscalltbl.sh writes
+ * it: "__SYSCALL(nr, entry)", "__SYSCALL_WITH_COMPAT(nr, native, compat)"
+ * and their _NORETURN and _COMPAT_NORETURN forms (6.12), holes as
+ * sys_ni_syscall.  ia32 takes the compat entry point where there is one,
+ * as the kernel's __SYSCALL_WITH_COMPAT does under CONFIG_COMPAT.
+ */
+static int read_header_line(struct collect *c, int abi, const char *line)
+{
+	const struct abi_def *d = &abi_defs[abi];
+	char macro[32], native[128], compat[128];
+	unsigned int nr;
+	int n = sscanf(line, "%31[A-Z_](%u, %127[a-z0-9_], %127[a-z0-9_])",
+		       macro, &nr, native, compat);
+	const char *entry = n == 4 && d->compat ? compat : native;
+
+	if (n < 3 || strncmp(macro, "__SYSCALL", 9) || nr >= MAX_SYSCALLS)
+		return 0;
+	return add_row(d, &c->header_rows[abi], nr, entry,
+		       strcmp(entry, "sys_ni_syscall") ? entry : NULL);
+}
+
+/* @dir/syscalls_64.h, syscalls_32.h and syscalls_x32.h, each when it is there. */
+static int read_headers(struct collect *c, const char *dir)
+{
+	size_t abi;
+	int err = 0;
+
+	for (abi = 0; !err && abi < NR_ABIS; abi++) {
+		c->header_paths[abi] = xasprintf("%s/%s", dir, abi_defs[abi].header);
+		if (!c->header_paths[abi])
+			return -ENOMEM;
+		err = read_lines(c, c->header_paths[abi], read_header_line, abi);
 	}
 	return err;
 }
@@ -802,30 +856,55 @@ static const char *row_says(const struct collect *c, const struct tbl_row *row,
 	return buf;
 }
 
-/* Every number of ABI @abi must reach what its .tbl rows say. */
+/*
+ * Every number of ABI @abi below @limit must reach what @rows, read from
+ * @path (a file of the @origin, "tree" or "build"), say.
+ */
 static int check_rows(const struct collect *c, size_t abi,
-		      const struct abi_map *m)
+		      const struct abi_map *m, const struct tbl_rows *rows,
+		      const char *path, const char *origin, size_t limit)
 {
 	const struct abi_def *d = &abi_defs[abi];
-	const struct tbl_rows *rows = &c->rows[abi];
 	size_t nr, n = rows->nr > m->nr ? rows->nr : m->nr, wrong = 0, first = 0;
 	char x[32], says[192], more[64];
 
 	if (!rows->nr)
 		return 0;
-	for (nr = 0; nr < n; nr++)
+	for (nr = 0; nr < n && nr < limit; nr++)
 		if (!row_agrees(c, d, row_of(rows, nr), reached(m, nr)) &&
 		    !wrong++)
 			first = nr;
 	if (!wrong)
 		return 0;
-	pr_err("%s: %s syscall %zu: %s %s %s, but %s %s%s: is that the tree of this vmlinux?",
+	pr_err("%s: %s syscall %zu: %s %s %s, but %s %s%s: is that the %s of this vmlinux?",
 	       c->k.path, d->abi, first, m->from, m->verb,
-	       describe(c, d, reached(m, first), x, sizeof(x)),
-	       c->tbl_paths[d->tbl],
+	       describe(c, d, reached(m, first), x, sizeof(x)), path,
 	       row_says(c, row_of(rows, first), says, sizeof(says)),
-	       and_more(wrong, more, sizeof(more)));
+	       and_more(wrong, more, sizeof(more)), origin);
 	return -EINVAL;
+}
+
+/*
+ * What the tree's .tbl and the build's syscalls_*.h say of ABI @abi must
+ * be what @m, its table or switch, does.  x86_64's .tbl rows only name
+ * its syscalls, and its header is taken below 512 alone: kernels before
+ * the x32 table of its own kept x32's entry points in sys_call_table, from
+ * 512 on, where the x86_64 header has no rows.
+ */
+static int cross_check(const struct collect *c, size_t abi,
+		       const struct abi_map *m)
+{
+	const struct abi_def *d = &abi_defs[abi];
+	int err = 0;
+
+	if (!d->native)
+		err = check_rows(c, abi, m, &c->rows[abi], c->tbl_paths[d->tbl],
+				 "tree", SIZE_MAX);
+	if (!err)
+		err = check_rows(c, abi, m, &c->header_rows[abi],
+				 c->header_paths[abi], "build",
+				 d->native ? 512 : SIZE_MAX);
+	return err;
 }
 
 /*
@@ -862,8 +941,8 @@ static int read_abi(struct collect *c, size_t abi)
 	}
 	if (!err && table && has_switch)
 		err = maps_agree(c, d, &t, &w);
-	if (!err && !d->native)
-		err = check_rows(c, abi, m);
+	if (!err)
+		err = cross_check(c, abi, m);
 	if (d->native)
 		c->st->table = t.nr;
 	for (nr = 0; !err && nr < m->nr; nr++)
@@ -887,17 +966,26 @@ static int read_syscalls(struct collect *c)
 	return err;
 }
 
+static void release_rows(struct tbl_rows *rows)
+{
+	size_t k;
+
+	for (k = 0; k < rows->nr; k++) {
+		free(rows->v[k].name);
+		free(rows->v[k].entry);
+	}
+	free(rows->v);
+}
+
 static void collect_release(struct collect *c)
 {
-	size_t i, k;
+	size_t i;
 	int j;
 
 	for (i = 0; i < NR_ABIS; i++) {
-		for (k = 0; k < c->rows[i].nr; k++) {
-			free(c->rows[i].v[k].name);
-			free(c->rows[i].v[k].entry);
-		}
-		free(c->rows[i].v);
+		release_rows(&c->rows[i]);
+		release_rows(&c->header_rows[i]);
+		free(c->header_paths[i]);
 	}
 	for (j = 0; j < NR_TBL_FILES; j++)
 		free(c->tbl_paths[j]);
@@ -919,7 +1007,8 @@ static void collect_release(struct collect *c)
 }
 
 int vmlinux__collect(const char *path, const char *syscalls_dir,
-		     struct snapshot *s, struct vmlinux_stats *st)
+		     const char *headers_dir, struct snapshot *s,
+		     struct vmlinux_stats *st)
 {
 	struct collect c = { .s = s, .st = st };
 	int err;
@@ -927,6 +1016,8 @@ int vmlinux__collect(const char *path, const char *syscalls_dir,
 	err = kimage__open(&c.k, path);
 	if (!err && syscalls_dir)
 		err = read_tbls(&c, syscalls_dir);
+	if (!err && headers_dir)
+		err = read_headers(&c, headers_dir);
 	if (!err)
 		err = read_identity(&c);
 	if (!err) {

@@ -27,12 +27,16 @@ struct vmlinux_stats {
  * syscall_64.tbl and syscall_32.tbl, where they are, give the ABI names of
  * the syscalls ("stat" runs __x64_sys_newstat), and each ia32 and x32
  * number must reach the entry point its row gives (-EINVAL otherwise).
- * NULL names the syscalls after their entry points.  Counts go to @st
+ * NULL names the syscalls after their entry points.  @headers_dir is a
+ * build's arch/x86/include/generated/asm, or NULL: its syscalls_64.h,
+ * syscalls_32.h and syscalls_x32.h, where they are, are that build's own
+ * tables, which every number of the ABI must follow too.  Counts go to @st
  * (zeroed by the caller).  Returns 0 or -errno, reported through kabi_pr();
  * a vmlinux without DWARF is collected from its tables and ftrace metadata
  * with a warning.
  */
 int vmlinux__collect(const char *path, const char *syscalls_dir,
-		     struct snapshot *s, struct vmlinux_stats *st);
+		     const char *headers_dir, struct snapshot *s,
+		     struct vmlinux_stats *st);
 
 #endif /* KABIDIFF_VMLINUX_H */

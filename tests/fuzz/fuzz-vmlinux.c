@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s = snapshot__new();
 	if (!s)
 		abort();
-	err = vmlinux__collect(path, NULL, s, &st);
+	err = vmlinux__collect(path, NULL, NULL, s, &st);
 	if (err && err != -EINVAL && err != -ENOENT && err != -ENOMEM &&
 	    err != -EPROTONOSUPPORT && err != -EFAULT) {
 		fprintf(stderr, "fuzz-vmlinux: vmlinux__collect returned %d\n", err);

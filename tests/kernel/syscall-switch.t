@@ -191,7 +191,7 @@ for abi in 6.1.0-57:6.1 6.12.118+deb12:6.12; do
 done
 
 # The fixture kernels, as kernel-patches/build-fixtures.sh left them, with
-# copies of their .tbl files in source/.  No x32 (kabi.config leaves
+# copies of their .tbl files in source/ and of their generated headers.  No x32 (kabi.config leaves
 # CONFIG_X86_X32_ABI off).  The new one numbers kabi_selftest 453 on i386
 # (break/0008), which its syscall_32.tbl says too.
 CACHE=${KABIDIFF_CACHE:-$HOME/.cache/kabidiff}
@@ -206,7 +206,25 @@ else
 		tbl=$fixtures/$side/source/arch/x86/entry/syscalls
 		check "fixture-$side" "$fixtures/$side/vmlinux" "$tbl/syscall_32.tbl" \
 		      "$tbl/syscall_64.tbl" "ia32 x64"
+		# the build directory itself: its generated asm/syscalls_*.h too
+		"$KABIDIFF" collect --no-sysfs -o "$TMP/build-$side.json" \
+			"$fixtures/$side" 2>"$TMP/err"
+		is "$?:$(grep -v 'warnings about the ABI' "$TMP/err")" "0:" \
+		   "fixture-$side: collect BUILD_DIR agrees with its generated syscalls_32.h and syscalls_64.h"
 	done
+	# The old kernel beside the new build's syscalls_32.h, which numbers
+	# kabi_selftest 453 on i386 and has 452, kabi_selftest_reset (break/0007):
+	# three numbers, the first 451, say the build is not that of the vmlinux.
+	asm=arch/x86/include/generated/asm
+	mkdir -p "$TMP/mixed/$asm"
+	ln -s "$fixtures/old/vmlinux" "$fixtures/old/source" "$TMP/mixed/"
+	ln -s "$fixtures/old/$asm/syscalls_64.h" "$TMP/mixed/$asm/"
+	ln -s "$fixtures/new/$asm/syscalls_32.h" "$TMP/mixed/$asm/"
+	"$KABIDIFF" collect --no-sysfs -o "$TMP/mixed.json" "$TMP/mixed" 2>"$TMP/err"
+	is "$?:$(cat "$TMP/err")" "2:kabidiff: $TMP/mixed/vmlinux: ia32 syscall 451: ia32_sys_call reaches __ia32_sys_kabi_selftest, but $TMP/mixed/$asm/syscalls_32.h gives it no entry point (and 2 more numbers): is that the build of this vmlinux?" \
+	   "the old kernel with the new build's syscalls_32.h: one error, naming both, exit 2"
+	[ ! -e "$TMP/mixed.json" ]
+	is "$?" 0 "and no snapshot written"
 fi
 
 done_testing

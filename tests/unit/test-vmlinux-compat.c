@@ -55,14 +55,20 @@ static void write_tbl(const char *name, const char *text)
 	assert_int_equal(fclose(f), 0);
 }
 
+/* The .tbl files and the generated headers, of the tests that wrote them. */
 static void remove_tbls(void)
 {
+	static const char *const names[] = {
+		"syscall_32.tbl", "syscall_64.tbl",
+		"syscalls_32.h", "syscalls_64.h", "syscalls_x32.h",
+	};
 	char path[128];
+	size_t i;
 
-	snprintf(path, sizeof(path), "%s/syscall_32.tbl", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/syscall_64.tbl", dir);
-	unlink(path);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		unlink(path);
+	}
 }
 
 static const char tbl32[] =
@@ -95,7 +101,7 @@ static struct snapshot *collect(const char *vmlinux, bool tbl, int *err)
 	assert_non_null(s);
 	errors[0] = '\0';
 	nr_messages = 0;
-	*err = vmlinux__collect(vmlinux, tbl ? dir : NULL, s, &st);
+	*err = vmlinux__collect(vmlinux, tbl ? dir : NULL, tbl ? dir : NULL, s, &st);
 	if (!*err)
 		*err = snapshot__sort(s, "compat");
 	kabi_set_print(old);
@@ -268,19 +274,28 @@ static void test_named_by_tbl(void **state)
 	remove_tbls();
 }
 
-/* @tbl with its row starting "@nr\t" as @row (none when ""), malloc()ed */
-static char *with_row(const char *tbl, unsigned int nr, const char *row)
+/*
+ * @text with the line of number @nr as @row (none when ""), malloc()ed:
+ * the line starting "@nr\t" of a .tbl, or holding "(@nr, " of a header.
+ */
+static char *with_row(const char *text, unsigned int nr, const char *row)
 {
-	size_t size = strlen(tbl) + strlen(row) + 1;
-	char start[16], *out = malloc(size);
+	size_t size = strlen(text) + strlen(row) + 1;
+	char key[16], *out = malloc(size);
 	const char *at, *end;
 
-	snprintf(start, sizeof(start), "%u\t", nr);
-	at = strstr(tbl, start);
-	assert_true(at && (at == tbl || at[-1] == '\n'));
+	snprintf(key, sizeof(key), "%u\t", nr);
+	at = strstr(text, key);
+	if (!at || (at != text && at[-1] != '\n')) {
+		snprintf(key, sizeof(key), "(%u, ", nr);
+		at = strstr(text, key);
+		while (at && at != text && at[-1] != '\n')
+			at--;
+	}
+	assert_non_null(at);
 	end = strchr(at, '\n') + 1;
 	assert_non_null(out);
-	snprintf(out, size, "%.*s%s%s", (int)(at - tbl), tbl, row, end);
+	snprintf(out, size, "%.*s%s%s", (int)(at - text), text, row, end);
 	return out;
 }
 
@@ -330,6 +345,61 @@ static void test_tbl_disagrees(void **state)
 	expect_tbl_error("syscall_32.tbl",
 			 strdup("0\ti386\trestart_syscall\tsys_restart_syscall\n"),
 			 FIXTURE("compat-switch.elf") ": ia32 syscall 0: ia32_sys_call reaches __ia32_sys_read, but DIR/syscall_32.tbl gives __ia32_sys_restart_syscall, which the vmlinux lacks (and 7 more numbers): is that the tree of this vmlinux?");
+}
+
+/* A build's asm/syscalls_*.h for compat-switch.elf, as syscalltbl.sh writes them. */
+static const char header32[] =
+	"__SYSCALL(0, sys_read)\n"
+	"__SYSCALL_WITH_COMPAT(1, sys_ioctl, compat_sys_ioctl)\n"
+	"__SYSCALL_WITH_COMPAT(2, sys_fcntl, compat_sys_fcntl64)\n"
+	"__SYSCALL(3, sys_ni_syscall)\n"
+	"__SYSCALL_WITH_COMPAT(4, sys_fcntl64, compat_sys_fcntl64)\n"
+	"__SYSCALL(5, sys_ia32_pread64)\n"
+	"__SYSCALL_WITH_COMPAT(6, sys_lookup_dcookie, compat_sys_lookup_dcookie)\n"
+	"__SYSCALL_WITH_COMPAT(7, sys_timer_create, compat_sys_timer_create)\n"
+	"__SYSCALL_NORETURN(8, sys_getpid)\n";
+
+static const char header64[] =
+	"__SYSCALL(0, sys_read)\n"
+	"__SYSCALL(1, sys_ioctl)\n"
+	"__SYSCALL(2, sys_getpid)\n"
+	"__SYSCALL(3, sys_ni_syscall)\n"
+	"__SYSCALL(4, sys_timer_create)\n";
+
+static const char headerx32[] =
+	"__SYSCALL(0, sys_read)\n"
+	"__SYSCALL(1, sys_ni_syscall)\n"
+	"__SYSCALL(2, sys_getpid)\n"
+	"__SYSCALL(4, sys_timer_create)\n"
+	"__SYSCALL(512, compat_sys_ioctl)\n"
+	"__SYSCALL(513, compat_sys_x32_rt_sigreturn)\n";
+
+/*
+ * The build's own tables check every ABI, x86_64's too, as the .tbl
+ * files do; a header that says otherwise is one error naming it.
+ */
+static void test_headers(void **state)
+{
+	struct snapshot *s;
+
+	write_tbl("syscalls_32.h", header32);
+	write_tbl("syscalls_64.h", header64);
+	write_tbl("syscalls_x32.h", headerx32);
+	s = collect_quietly(FIXTURE("compat-switch.elf"), true);
+	expect(s, "ia32", ia32, ARRAY_SIZE(ia32), SYSCALL_SRC_SWITCH);
+	snapshot__free(s);
+	remove_tbls();
+
+	write_tbl("syscalls_32.h", header32);
+	write_tbl("syscalls_x32.h", headerx32);
+	expect_tbl_error("syscalls_64.h",
+			 with_row(header64, 2, "__SYSCALL(2, sys_read)\n"),
+			 FIXTURE("compat-switch.elf") ": x86_64 syscall 2: sys_call_table holds __x64_sys_getpid, but DIR/syscalls_64.h gives __x64_sys_read: is that the build of this vmlinux?");
+	write_tbl("syscalls_64.h", header64);
+	write_tbl("syscalls_x32.h", headerx32);
+	expect_tbl_error("syscalls_32.h",
+			 with_row(header32, 1, "__SYSCALL(1, sys_ioctl)\n"),
+			 FIXTURE("compat-switch.elf") ": ia32 syscall 1: ia32_sys_call reaches __ia32_compat_sys_ioctl, but DIR/syscalls_32.h gives __ia32_sys_ioctl, which the vmlinux lacks: is that the build of this vmlinux?");
 }
 
 /* A switch that disagrees with its table. */
@@ -464,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_named_by_tbl),
 		cmocka_unit_test(test_tbl_disagrees),
 		cmocka_unit_test(test_switch_disagrees),
+		cmocka_unit_test(test_headers),
 		cmocka_unit_test(test_no_compat),
 		cmocka_unit_test(test_signatures),
 	};

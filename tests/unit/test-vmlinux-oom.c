@@ -127,7 +127,7 @@ static bool collect_failing_at(const char *vmlinux, unsigned long n,
 	nr_errors = 0;
 	allocations = 0;
 	fail_at = n;
-	*err = vmlinux__collect(vmlinux, syscalls_dir, s, &st);
+	*err = vmlinux__collect(vmlinux, syscalls_dir, syscalls_dir, s, &st);
 	fail_at = 0;
 	failed = allocations >= n;
 	if (!failed) {
