@@ -70,8 +70,8 @@ COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
 		   $(addprefix collectors/sysfs/,sysfs-dir.c stream-reader.c \
 			initramfs.c boot.c) \
 		   guest-agent/walk.c \
-		   $(addprefix collectors/vmlinux/,kimage.c syscall-switch.c types.c \
-			vmlinux.c)
+		   collectors/dwarf/types.c \
+		   $(addprefix collectors/vmlinux/,kimage.c syscall-switch.c vmlinux.c)
 LIB_SRCS	:= $(BASE_SRCS) $(ENGINE_SRCS) $(COLLECTOR_SRCS)
 CLI_SRCS	:= abidiff/main.c \
 		   $(addprefix abidiff/cli/,cli.c commands.c options.c judge.c \
@@ -138,7 +138,7 @@ $(ASAN_O)/kabidiff: $(CLI_OBJS:$(O)/%=$(ASAN_O)/%) $(LIB_OBJS:$(O)/%=$(ASAN_O)/%
 INCLUDES	:= -Iabidiff
 SELF_CONTAINED	:= abidiff/lib/%.o guest-agent/%.o
 TOP_LEVEL	:= abidiff/main.o abidiff/builtin/%.o abidiff/cli/%.o \
-		   collectors/sysfs/%.o tests/%.o
+		   collectors/%.o tests/%.o
 $(addprefix $(O)/,$(SELF_CONTAINED)) $(addprefix $(ASAN_O)/,$(SELF_CONTAINED)): \
 	INCLUDES :=
 $(addprefix $(O)/,$(TOP_LEVEL)) $(addprefix $(ASAN_O)/,$(TOP_LEVEL)): \

@@ -53,7 +53,7 @@
 #include "lib/print.h"
 #include "kimage.h"
 #include "syscall-switch.h"
-#include "types.h"
+#include "collectors/dwarf/types.h"
 #include "vmlinux.h"
 
 #define MAX_ARGS	6
@@ -1025,7 +1025,7 @@ int vmlinux__collect(const char *path, const char *syscalls_dir,
 		if (!c.dw)
 			pr_warn("%s: no DWARF (%s): syscall arguments come from the ftrace metadata (in 6.1's layout), no types are collected",
 				path, dwarf_errmsg(-1));
-		c.tc = type_closure__new(s);
+		c.tc = type_closure__new(s, "");
 		err = c.tc ? 0 : -ENOMEM;
 	}
 	if (!err)

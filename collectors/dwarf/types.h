@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * C names and layouts of DWARF types, and the closure of the types that
- * syscall arguments reach.  Private to the vmlinux collector.
+ * syscall arguments and vDSO prototypes reach.  Shared by the vmlinux and
+ * vdso collectors.
  */
-#ifndef KABIDIFF_VMLINUX_TYPES_H
-#define KABIDIFF_VMLINUX_TYPES_H
+#ifndef KABIDIFF_DWARF_TYPES_H
+#define KABIDIFF_DWARF_TYPES_H
 
 #include <elfutils/libdw.h>
 
@@ -12,8 +13,12 @@
 
 struct type_closure;
 
-/* type_closure__new() - record the types reached into @s; NULL (ENOMEM). */
-struct type_closure *type_closure__new(struct snapshot *s);
+/*
+ * type_closure__new() - record the types reached into @s, each named with
+ * @prefix in front ("" for the kernel's, "vdso32:" for those of a vDSO
+ * image; borrowed for the closure's life).  NULL (ENOMEM).
+ */
+struct type_closure *type_closure__new(struct snapshot *s, const char *prefix);
 
 void type_closure__free(struct type_closure *tc);
 
@@ -52,4 +57,4 @@ uint32_t dwarf_ilp32_size(Dwarf_Die *die, const struct ilp32_model *model);
  */
 int type_closure__run(struct type_closure *tc);
 
-#endif /* KABIDIFF_VMLINUX_TYPES_H */
+#endif /* KABIDIFF_DWARF_TYPES_H */

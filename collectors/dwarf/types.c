@@ -13,6 +13,12 @@
  * incomplete and not followed; if a definition turns up later under the
  * same name, it completes the record.
  *
+ * A vDSO image is compiled apart from the kernel, vdso32 and vdsox32 for
+ * ILP32 ABIs where a long is 4 bytes, so the types its prototypes reach
+ * are named with the image's prefix ("vdso32:struct old_timespec32",
+ * "vdso32:long int"): they never pair with the kernel's types, nor with
+ * another image's.  The kernel's own have no prefix.
+ *
  * Anonymous structs, unions and enums get a name from where they are first
  * met, "KIND (PLACE)", so that two builds name them alike as long as the
  * place keeps its name, whatever else the enclosing type gains or loses:
@@ -26,7 +32,8 @@
  *   union (struct foo.{at 8})		an unnamed member without names
  *
  * The PLACE of a named type is its name, of an anonymous one what its
- * parentheses hold, so places nest: "union (union bpf_attr.{map_fd}.{value})".
+ * parentheses hold, so places nest: "union (union bpf_attr.{map_fd}.{value})";
+ * the prefix comes once, in front: "vdso64:struct (typedef foo_t)".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -58,6 +65,8 @@ struct anon_name {
 
 struct type_closure {
 	struct snapshot *s;
+	const char *prefix;		/* of every name: "" or "vdso32:" */
+	size_t prefix_len;
 	struct name_map recorded;	/* type name -> index in s->types */
 	struct anon_name *anon;
 	size_t nr_anon, alloc_anon;
@@ -120,14 +129,16 @@ static struct name_slot *name_map_add(struct name_map *m, const char *name,
 	return slot;
 }
 
-struct type_closure *type_closure__new(struct snapshot *s)
+struct type_closure *type_closure__new(struct snapshot *s, const char *prefix)
 {
 	struct type_closure *tc = calloc(1, sizeof(*tc));
 
-	if (tc)
-		tc->s = s;
-	if (tc)
-		s->types.collected = true;
+	if (!tc)
+		return NULL;
+	tc->s = s;
+	tc->prefix = prefix;
+	tc->prefix_len = strlen(prefix);
+	s->types.collected = true;
 	return tc;
 }
 
@@ -226,13 +237,13 @@ static int name_anon(struct type_closure *tc, Dwarf_Die *die,
 	a = ARRAY_APPEND(tc->anon, tc->nr_anon, tc->alloc_anon);
 	if (!a)
 		return -ENOMEM;
-	len = strlen(word) + strlen(where) + 4;
+	len = tc->prefix_len + strlen(word) + strlen(where) + 4;
 	a->name = malloc(len);
 	if (!a->name) {
 		tc->nr_anon--;
 		return -ENOMEM;
 	}
-	snprintf(a->name, len, "%s (%s)", word, where);
+	snprintf(a->name, len, "%s%s (%s)", tc->prefix, word, where);
 	a->off = dwarf_dieoffset(die);
 	return 0;
 }
@@ -255,9 +266,10 @@ static const char *type_key(struct type_closure *tc, Dwarf_Die *die,
 		}
 		return anon_name(tc, die);
 	}
-	if (!word)
+	if (!word && !tc->prefix_len)
 		return name;
-	snprintf(buf, size, "%s %s", word, name);
+	snprintf(buf, size, "%s%s%s%s", tc->prefix, word ?: "", word ? " " : "",
+		 name);
 	return buf;
 }
 
@@ -540,17 +552,21 @@ static const char *first_name(Dwarf_Die *die, int depth)
 	return NULL;
 }
 
-/* "union bpf_attr" for itself, "union bpf_attr.link_create" for "struct (...)". */
-static void place_of(const char *owner, const char **place, int *len)
+/*
+ * "union bpf_attr" for itself, "union bpf_attr.link_create" for "struct (...)",
+ * without the prefix of @tc.
+ */
+static void place_of(const struct type_closure *tc, const char *owner,
+		     const char **place, int *len)
 {
-	const char *open = strstr(owner, " (");
-	size_t n = strlen(owner);
+	const char *name = owner + tc->prefix_len, *open = strstr(name, " (");
+	size_t n = strlen(name);
 
-	if (open && n && owner[n - 1] == ')') {
+	if (open && n && name[n - 1] == ')') {
 		*place = open + 2;
-		*len = (int)(owner + n - 1 - *place);
+		*len = (int)(name + n - 1 - *place);
 	} else {
-		*place = owner;
+		*place = name;
 		*len = (int)n;
 	}
 }
@@ -569,7 +585,7 @@ static int add_member(struct type_closure *tc, struct type_def *t,
 	/* an anonymous member type takes its name from here */
 	if (type_of(die, &target) && kind_word(dwarf_tag(&target)) &&
 	    !dwarf_diename(&target)) {
-		place_of(owner, &place, &len);
+		place_of(tc, owner, &place, &len);
 		first = name ? NULL : first_name(&target, 0);
 		if (name)
 			snprintf(where, sizeof(where), "%.*s.%s", len, place, name);
@@ -692,7 +708,8 @@ int type_closure__run(struct type_closure *tc)
 		if (dwarf_tag(&die) == DW_TAG_typedef && type_of(&die, &target)) {
 			char where[600];
 
-			snprintf(where, sizeof(where), "typedef %s", name);
+			snprintf(where, sizeof(where), "typedef %s",
+				 name + tc->prefix_len);
 			err = name_anon(tc, &target, where);
 			if (err)
 				break;
