@@ -107,6 +107,11 @@ struct syscall *snapshot__add_syscall(struct snapshot *s)
 	return sc;
 }
 
+struct vdso_symbol *snapshot__add_vdso_symbol(struct snapshot *s)
+{
+	return SNAPSHOT_ADD(vdso);
+}
+
 struct type_def *snapshot__add_type(struct snapshot *s)
 {
 	return SNAPSHOT_ADD(types);
@@ -155,6 +160,11 @@ struct syscall_arg *syscall__add_arg(struct syscall *sc)
 	return ARRAY_APPEND_ITEM(sc->args, sc->nr_args);
 }
 
+struct syscall_arg *vdso_symbol__add_arg(struct vdso_symbol *sym)
+{
+	return ARRAY_APPEND_ITEM(sym->args, sym->nr_args);
+}
+
 struct type_member *type__add_member(struct type_def *t)
 {
 	return ARRAY_APPEND_ITEM(t->members, t->nr_members);
@@ -191,19 +201,36 @@ static void kernel_ident__clear(struct kernel_ident *k)
 	free(k->collected_by);
 }
 
+static void arg__clear(struct syscall_arg *arg)
+{
+	free(arg->name);
+	free(arg->type);
+	type_ref__release(&arg->type_ref);
+}
+
 static void syscall__clear(struct syscall *sc)
 {
 	size_t i;
 
-	for (i = 0; i < sc->nr_args; i++) {
-		free(sc->args[i].name);
-		free(sc->args[i].type);
-		type_ref__release(&sc->args[i].type_ref);
-	}
+	for (i = 0; i < sc->nr_args; i++)
+		arg__clear(&sc->args[i]);
 	free(sc->args);
 	free(sc->abi);
 	free(sc->name);
 	free(sc->entry);
+}
+
+static void vdso_symbol__clear(struct vdso_symbol *sym)
+{
+	size_t i;
+
+	for (i = 0; i < sym->nr_args; i++)
+		arg__clear(&sym->args[i]);
+	arg__clear(&sym->ret);
+	free(sym->args);
+	free(sym->image);
+	free(sym->name);
+	free(sym->version);
 }
 
 static void type__clear(struct type_def *t)
@@ -259,6 +286,8 @@ void snapshot__free(struct snapshot *s)
 	free(s->syscall_abis);
 	for (i = 0; i < s->syscalls.nr; i++)
 		syscall__clear(&s->syscalls.v[i]);
+	for (i = 0; i < s->vdso.nr; i++)
+		vdso_symbol__clear(&s->vdso.v[i]);
 	for (i = 0; i < s->types.nr; i++)
 		type__clear(&s->types.v[i]);
 	for (i = 0; i < s->sysfs.nr; i++)
@@ -266,6 +295,7 @@ void snapshot__free(struct snapshot *s)
 	for (i = 0; i < s->docs.nr; i++)
 		doc_entry__clear(&s->docs.v[i]);
 	free(s->syscalls.v);
+	free(s->vdso.v);
 	free(s->types.v);
 	free(s->sysfs.v);
 	free(s->docs.v);
@@ -288,6 +318,14 @@ static int syscall_cmp(const void *pa, const void *pb)
 	if (c)
 		return c;
 	return (a->nr > b->nr) - (a->nr < b->nr);
+}
+
+static int vdso_symbol_cmp(const void *pa, const void *pb)
+{
+	const struct vdso_symbol *a = pa, *b = pb;
+	int c = strcmp_null(a->image, b->image);
+
+	return c ? c : strcmp_null(a->name, b->name);
 }
 
 static int type_cmp(const void *pa, const void *pb)
@@ -514,6 +552,14 @@ static int resolve_refs(struct snapshot *s, int err)
 			err = ref_again(s, sc->args[k].type,
 					&sc->args[k].type_ref, err);
 	}
+	for (i = 0; i < s->vdso.nr; i++) {
+		struct vdso_symbol *sym = &s->vdso.v[i];
+
+		err = ref_again(s, sym->ret.type, &sym->ret.type_ref, err);
+		for (k = 0; k < sym->nr_args; k++)
+			err = ref_again(s, sym->args[k].type,
+					&sym->args[k].type_ref, err);
+	}
 	return err;
 }
 
@@ -557,7 +603,7 @@ static int sort_syscall_abis(struct snapshot *s, const char *origin)
 
 int snapshot__sort(struct snapshot *s, const char *origin)
 {
-	char q[256];
+	char q[256], q_image[64];
 	size_t dup;
 	int err = -EEXIST;
 
@@ -572,6 +618,13 @@ int snapshot__sort(struct snapshot *s, const char *origin)
 	if (err)
 		goto out;
 	err = -EEXIST;
+	dup = SORT_UNIQUE(vdso, vdso_symbol_cmp);
+	if (dup < s->vdso.nr) {
+		pr_err("%s: duplicate vDSO symbol %s in image %s", origin,
+		       quote_buf(q, sizeof(q), s->vdso.v[dup].name),
+		       quote_buf(q_image, sizeof(q_image), s->vdso.v[dup].image));
+		goto out;
+	}
 	dup = SORT_UNIQUE(types, type_cmp);
 	if (dup < s->types.nr) {
 		pr_err("%s: duplicate type %s", origin,

@@ -14,7 +14,7 @@
  * inside a growing array, so a returned pointer is valid only until the next
  * call that adds to the same array.
  *
- * Each part (syscalls, types, sysfs, docs) has a "collected" flag: a part that
+ * Each part (syscalls, vdso, types, sysfs, docs) has a "collected" flag: a part that
  * was not collected is absent, which is not the same as collected and empty.
  */
 #ifndef KABIDIFF_MODEL_H
@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #define SNAPSHOT_FORMAT		"kabidiff-snapshot"
-#define SNAPSHOT_VERSION	2
+#define SNAPSHOT_VERSION	3
 
 /* Upper bounds that a sane snapshot never exceeds; larger values are refused. */
 #define SYSCALL_NR_MAX		INT32_MAX
@@ -87,6 +87,23 @@ struct syscall {
 	struct syscall_arg *args;
 	size_t nr_args;
 	unsigned int sources;	/* enum syscall_source bits */
+};
+
+/*
+ * An exported symbol of a vDSO image, with the version its version
+ * definitions give it.  The prototype comes from the image's DWARF: @ret
+ * is the return type as an argument without a name, and the types of both
+ * are named with the image's prefix ("vdso32:struct old_timespec32 *").
+ * A symbol without a prototype (written in assembly: __kernel_vsyscall)
+ * has no ret.type and no arguments.
+ */
+struct vdso_symbol {
+	char *image;		/* "vdso64", "vdso32" or "vdsox32" */
+	char *name;		/* "__vdso_clock_gettime", "clock_gettime" */
+	char *version;		/* "LINUX_2.6"; NULL: not versioned */
+	struct syscall_arg ret;
+	struct syscall_arg *args;
+	size_t nr_args;
 };
 
 enum type_kind {
@@ -217,6 +234,7 @@ struct coverage {
 struct snapshot {
 	struct kernel_ident kernel;
 	MODEL_ARRAY(struct syscall) syscalls;
+	MODEL_ARRAY(struct vdso_symbol) vdso;
 	MODEL_ARRAY(struct type_def) types;
 	MODEL_ARRAY(struct sysfs_node) sysfs;
 	MODEL_ARRAY(struct doc_entry) docs;
@@ -237,6 +255,7 @@ void snapshot__free(struct snapshot *s);
  * to the same part), or NULL with errno ENOMEM.
  */
 struct syscall *snapshot__add_syscall(struct snapshot *s);
+struct vdso_symbol *snapshot__add_vdso_symbol(struct snapshot *s);
 struct type_def *snapshot__add_type(struct snapshot *s);
 struct sysfs_node *snapshot__add_sysfs_node(struct snapshot *s);
 struct doc_entry *snapshot__add_doc(struct snapshot *s);
@@ -255,6 +274,7 @@ bool snapshot__has_syscall_abi(const struct snapshot *s, const char *abi);
 
 /* syscall__add_arg() etc. - append a zeroed item; NULL with errno ENOMEM. */
 struct syscall_arg *syscall__add_arg(struct syscall *sc);
+struct syscall_arg *vdso_symbol__add_arg(struct vdso_symbol *sym);
 struct type_member *type__add_member(struct type_def *t);
 struct enumerator *type__add_enumerator(struct type_def *t);
 /* doc_entry__add_what() - append a copy of @pattern; 0 or -ENOMEM. */
@@ -263,8 +283,9 @@ int doc_entry__add_what(struct doc_entry *d, const char *pattern);
 /*
  * snapshot__sort() - put every part into canonical order and check its keys.
  *
- * Syscalls are ordered by (abi, nr), types by name, sysfs nodes by path and
- * doc entries by (file, line), all comparing bytes.  Record contents (syscall
+ * Syscalls are ordered by (abi, nr), vDSO symbols by (image, name), types
+ * by name, sysfs nodes by path and doc entries by (file, line), all
+ * comparing bytes.  Record contents (syscall
  * arguments, members, enumerators, What: lines) keep their order, which is
  * meaningful.  The syscall ABIs are sorted too, and when none are listed
  * those of the records are; a record of an ABI not listed, or ABIs listed

@@ -655,6 +655,8 @@ static void *name(void *rec)						\
 }
 ADD(add_syscall, snapshot__add_syscall)
 ADD(add_arg, syscall__add_arg)
+ADD(add_vdso_symbol, snapshot__add_vdso_symbol)
+ADD(add_vdso_arg, vdso_symbol__add_arg)
 ADD(add_type, snapshot__add_type)
 ADD(add_member, type__add_member)
 ADD(add_enumerator, type__add_enumerator)
@@ -739,6 +741,45 @@ static const struct jfield syscall_fields[] = {
 	      .refused = "unknown or repeated source"),
 };
 static const struct jrecord syscall_jrecord = JRECORD("syscall", syscall_fields);
+#undef RECORD_TYPE
+
+/* A symbol has "return" when it has a prototype, and arguments only then. */
+#define RECORD_TYPE struct vdso_symbol
+enum { VF_IMAGE, VF_NAME, VF_VERSION, VF_RETURN, VF_ARGS };
+
+static const struct jfield vdso_fields[] = {
+	[VF_IMAGE] = FIELD("image", STRING, JF_REQUIRED, image),
+	[VF_NAME] = FIELD("name", STRING, JF_REQUIRED, name),
+	[VF_VERSION] = FIELD("version", STRING, JF_OPTIONAL, version),
+	[VF_RETURN] = FIELD("return", RECORD, JF_OPTIONAL, ret,
+			    .record = &arg_jrecord),
+	[VF_ARGS] = FIELD("args", RECORDS, JF_OPTIONAL, args, .nr = AT(nr_args),
+			  .record = &arg_jrecord, .add = add_vdso_arg),
+};
+
+static bool vdso_has(const void *rec, const struct jfield *f)
+{
+	const struct vdso_symbol *sym = rec;
+
+	return (f != &vdso_fields[VF_RETURN] && f != &vdso_fields[VF_ARGS]) ||
+	       sym->ret.type;
+}
+
+static int load_vdso_symbol(const struct loader *ld, const struct jpath *jp,
+			    const json_t *obj, void *rec)
+{
+	const struct vdso_symbol *sym = rec;
+
+	if (!sym->ret.type && sym->nr_args)
+		return bad(ld, jp, "arguments without a return type");
+	if (sym->ret.type && sym->ret.name)
+		return bad(ld, jp, "a return type has no name");
+	return 0;
+}
+
+static const struct jrecord vdso_jrecord =
+	JRECORD("vdso-symbol", vdso_fields, .load = load_vdso_symbol,
+		.has = vdso_has);
 #undef RECORD_TYPE
 
 #define RECORD_TYPE struct type_member
@@ -987,6 +1028,7 @@ static const struct jfield snapshot_fields[] = {
 				    .append = add_syscall_abi),
 	PART("syscalls", RECORDS, syscalls, add_syscall,
 	     .record = &syscall_jrecord),
+	PART("vdso", RECORDS, vdso, add_vdso_symbol, .record = &vdso_jrecord),
 	PART("types", MAP, types, add_type, .record = &type_jrecord,
 	     .map_key = offsetof(struct type_def, name)),
 	PART("sysfs", RECORDS, sysfs, add_sysfs_node, .record = &node_jrecord),
