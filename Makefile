@@ -71,7 +71,8 @@ COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
 			initramfs.c boot.c) \
 		   guest-agent/walk.c \
 		   collectors/dwarf/types.c \
-		   $(addprefix collectors/vmlinux/,kimage.c syscall-switch.c vmlinux.c)
+		   $(addprefix collectors/vmlinux/,kimage.c syscall-switch.c vmlinux.c) \
+		   collectors/vdso/vdso.c
 LIB_SRCS	:= $(BASE_SRCS) $(ENGINE_SRCS) $(COLLECTOR_SRCS)
 CLI_SRCS	:= abidiff/main.c \
 		   $(addprefix abidiff/cli/,cli.c commands.c options.c judge.c \

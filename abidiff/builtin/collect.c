@@ -19,16 +19,21 @@
 #include "model/snapshot-json.h"
 
 static const char collect_usage[] =
-	"Usage: kabidiff collect [-o FILE] [--vmlinux FILE]\n"
+	"Usage: kabidiff collect [-o FILE] [--vmlinux FILE] [--vdso FILE]...\n"
 	"                        [--docs DIR | --docs-git REPO@REV]\n"
 	"                        [--sysfs-dir DIR] [BUILD_DIR]\n\n"
 	"Write a snapshot of what the inputs show: the syscalls of a vmlinux\n"
-	"(x86_64, and ia32 and x32 where it has them) and the layouts of the types\n"
-	"they take, the Documentation/ABI entries of a kernel tree, the nodes of a\n"
+	"(x86_64, and ia32 and x32 where it has them), the symbols of its vDSO\n"
+	"images, and the layouts of the types they take, the Documentation/ABI\n"
+	"entries of a kernel tree, the nodes of a\n"
 	"sysfs tree, and, with the last two, how many of the nodes the entries\n"
 	"document.\n\n"
 	"  -o, --output FILE  write FILE (atomically) instead of standard output\n"
 	"  --vmlinux FILE     a vmlinux with DWARF (BUILD_DIR/vmlinux by default)\n"
+	"  --vdso FILE        a vDSO image with DWARF, once per image (by default\n"
+	"                     BUILD_DIR/arch/x86/entry/vdso/vdso{64,32,x32}.so.dbg,\n"
+	"                     those there are; a -dbg package has them in\n"
+	"                     usr/lib/debug/lib/modules/RELEASE/vdso/)\n"
 	"  --docs DIR         a kernel tree or its Documentation/ABI (by default\n"
 	"                     the source tree of BUILD_DIR); the tree also names\n"
 	"                     the syscalls and checks ia32's and x32's\n"
@@ -64,6 +69,18 @@ static int parse_timeout(const char *cmd, const struct cli_option *opt,
 	return -EINVAL;
 }
 
+static int add_vdso(const char *cmd, const struct cli_option *opt,
+		    const char *arg)
+{
+	struct collect_inputs *in = opt->value;
+
+	in->vdso_given = true;
+	if (!collect_inputs__add_vdso(in, arg))
+		return 0;
+	pr_err("out of memory");
+	return -ENOMEM;
+}
+
 static int parse_accel(const char *cmd, const struct cli_option *opt,
 		       const char *arg)
 {
@@ -82,10 +99,11 @@ static int check_inputs(const struct collect_inputs *in, bool build_dir)
 		return usage_error("collect", "--sysfs-dir, --sysfs-stream and --image each give the sysfs part: choose one");
 	if (in->docs_dir && in->docs_git)
 		return usage_error("collect", "--docs and --docs-git each give the docs part: choose one");
-	if (!build_dir && !in->vmlinux && !in->docs_dir && !in->docs_git &&
-	    !in->sysfs_dir && !in->sysfs_stream && !in->boot.image)
+	if (!build_dir && !in->vmlinux && !in->nr_vdso && !in->docs_dir &&
+	    !in->docs_git && !in->sysfs_dir && !in->sysfs_stream &&
+	    !in->boot.image)
 		return usage_error("collect",
-				   "collect needs a BUILD_DIR, --vmlinux, --docs, --docs-git or --sysfs-dir");
+				   "collect needs a BUILD_DIR, --vmlinux, --vdso, --docs, --docs-git or --sysfs-dir");
 	return 0;
 }
 
@@ -96,6 +114,7 @@ int do_collect(int argc, char **argv)
 	const struct cli_option options[] = {
 		OPT_STRING('o', "output", &output),
 		OPT_STRING(0, "vmlinux", &in.vmlinux),
+		OPT_CALLBACK(0, "vdso", &in, add_vdso),
 		OPT_STRING(0, "docs", &in.docs_dir),
 		OPT_STRING(0, "docs-git", &in.docs_git),
 		OPT_STRING(0, "sysfs-dir", &in.sysfs_dir),

@@ -14,7 +14,9 @@
 #include "collectors/abidocs/abidocs.h"
 #include "collectors/sysfs/stream-reader.h"
 #include "collectors/sysfs/sysfs-dir.h"
+#include "collectors/vdso/vdso.h"
 #include "collectors/vmlinux/vmlinux.h"
+#include "lib/array.h"
 #include "lib/fileio.h"
 #include "lib/print.h"
 #include "match/docmatch.h"
@@ -78,6 +80,44 @@ static int join_existing(const char *dir, const char *name, char **path)
 	return 0;
 }
 
+int collect_inputs__add_vdso(struct collect_inputs *in, const char *path)
+{
+	char *copy = strdup(path), **slot;
+
+	if (!copy)
+		return -ENOMEM;
+	slot = ARRAY_APPEND_ITEM(in->vdso, in->nr_vdso);
+	if (!slot) {
+		free(copy);
+		return -ENOMEM;
+	}
+	*slot = copy;
+	return 0;
+}
+
+/* The vDSO images a build directory has: x32's and ia32's only if built. */
+static int find_vdso_images(struct collect_inputs *in, const char *build_dir)
+{
+	static const char *const images[] = {
+		"arch/x86/entry/vdso/vdso64.so.dbg",
+		"arch/x86/entry/vdso/vdso32.so.dbg",
+		"arch/x86/entry/vdso/vdsox32.so.dbg",
+	};
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < ARRAY_SIZE(images); i++) {
+		char *path = path_join(build_dir, images[i]);
+
+		if (!path)
+			return -ENOMEM;
+		if (exists(path))
+			err = collect_inputs__add_vdso(in, path);
+		free(path);
+	}
+	return err;
+}
+
 /* BUILD_DIR gives the vmlinux and, through its "source" link, the tree. */
 static int fill_inputs(struct collect_inputs *in, const char *build_dir)
 {
@@ -108,6 +148,8 @@ static int fill_inputs(struct collect_inputs *in, const char *build_dir)
 			tree = exists(in->source_buf) ? in->source_buf : build_dir;
 		if (!in->docs_dir && !in->docs_git)
 			in->docs_dir = tree;
+		if (!in->vdso_given && find_vdso_images(in, build_dir))
+			return -ENOMEM;
 	}
 	if (!in->vmlinux)
 		return 0;
@@ -122,6 +164,11 @@ static int fill_inputs(struct collect_inputs *in, const char *build_dir)
 
 static void release_inputs(struct collect_inputs *in)
 {
+	size_t i;
+
+	for (i = 0; i < in->nr_vdso; i++)
+		free(in->vdso[i]);
+	free(in->vdso);
 	free(in->syscalls_dir);
 	free(in->headers_dir);
 	free(in->vmlinux_buf);
@@ -191,11 +238,14 @@ static int collect(struct snapshot *s, const struct collect_inputs *in,
 		   struct abidocs_stats *st)
 {
 	struct vmlinux_stats vst = { 0 };
+	size_t i;
 	int err = 0;
 
 	if (in->vmlinux)
 		err = vmlinux__collect(in->vmlinux, in->syscalls_dir,
 				       in->headers_dir, s, &vst);
+	for (i = 0; !err && i < in->nr_vdso; i++)
+		err = vdso__collect(in->vdso[i], s);
 	if (!err && (in->docs_dir || in->docs_repo)) {
 		/* the docs' warnings belong to 'docs validate': count them */
 		kabi_print_fn_t print = kabi_set_print(print_errors_only);

@@ -23,10 +23,20 @@ struct collect_inputs {
 	const char *sysfs_stream;
 	struct boot_options boot;	/* boot.image set: boot for sysfs */
 	bool no_sysfs;
+	/* vDSO images: --vdso's, or those of the build directory */
+	char **vdso;
+	size_t nr_vdso;
+	bool vdso_given;	/* by --vdso: the build's are not looked for */
 	char *syscalls_dir;	/* the tree's .tbl files, if there */
 	char *headers_dir;	/* the build's generated asm/, if there */
 	char *vmlinux_buf, *source_buf, *image_buf, *agent_buf;
 };
+
+/*
+ * collect_inputs__add_vdso() - one more vDSO image to collect, @path
+ * (copied).  Returns 0 or -ENOMEM.
+ */
+int collect_inputs__add_vdso(struct collect_inputs *in, const char *path);
 
 /* QEMU's guest gets 300 s unless --timeout says. */
 #define COLLECT_INPUTS_INIT	{ .boot.timeout = 300 }
