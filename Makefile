@@ -62,7 +62,7 @@ BASE_SRCS	:= $(addprefix abidiff/lib/,print.c array.c bytes.c fileio.c \
 		   $(addprefix abidiff/model/,jstr.c model.c snapshot-json.c)
 ENGINE_SRCS	:= $(addprefix abidiff/match/,what-index.c what-normal.c sysfs-tree.c \
 			docmatch.c) \
-		   $(addprefix abidiff/diff/,change.c diff.c sysfs.c syscalls.c types.c \
+		   $(addprefix abidiff/diff/,change.c diff.c sysfs.c syscalls.c vdso.c types.c \
 			docs.c) \
 		   abidiff/policy/policy.c \
 		   $(addprefix abidiff/report/,text.c json.c markdown.c)
@@ -70,7 +70,7 @@ COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
 		   $(addprefix collectors/sysfs/,sysfs-dir.c stream-reader.c \
 			initramfs.c boot.c) \
 		   guest-agent/walk.c \
-		   collectors/dwarf/types.c \
+		   $(addprefix collectors/dwarf/,elf.c types.c) \
 		   $(addprefix collectors/vmlinux/,kimage.c syscall-switch.c vmlinux.c) \
 		   collectors/vdso/vdso.c
 LIB_SRCS	:= $(BASE_SRCS) $(ENGINE_SRCS) $(COLLECTOR_SRCS)

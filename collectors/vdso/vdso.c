@@ -25,6 +25,7 @@
 #include <elfutils/libdw.h>
 #include <gelf.h>
 
+#include "collectors/dwarf/elf.h"
 #include "collectors/dwarf/types.h"
 #include "lib/array.h"
 #include "lib/fileio.h"
@@ -48,6 +49,7 @@ static const struct {
 
 struct image {
 	const char *path;
+	size_t size;			/* of the file */
 	int kind;			/* index into image_kinds */
 	Elf *elf;
 	Dwarf *dw;			/* NULL: no DWARF */
@@ -78,6 +80,11 @@ static int identify(struct image *im)
 
 	if (elf_kind(im->elf) != ELF_K_ELF || !gelf_getehdr(im->elf, &eh)) {
 		pr_err("%s: not an ELF file, so not a vDSO image", im->path);
+		return -EINVAL;
+	}
+	if (!elf_is_complete(im->elf, &eh, im->size)) {
+		pr_err("%s: truncated: the ELF headers describe more than its %zu bytes",
+		       im->path, im->size);
 		return -EINVAL;
 	}
 	for (i = 0; i < ARRAY_SIZE(image_kinds); i++) {
@@ -333,6 +340,7 @@ int vdso__collect(const char *path, struct snapshot *s)
 	if (err)
 		return err;
 	elf_version(EV_CURRENT);
+	im.size = len;
 	im.elf = elf_memory(buf, len);
 	if (!im.elf) {
 		pr_err("%s: %s", path, elf_errmsg(-1));

@@ -14,6 +14,7 @@
 
 #include <libelf.h>
 
+#include "collectors/dwarf/elf.h"
 #include "lib/print.h"
 #include "kimage.h"
 
@@ -51,9 +52,7 @@ static void explain_not_elf(const char *path, int fd)
 /* Every section's bytes must be in the file: a cut-off copy is refused. */
 static int check_size(struct kimage *k)
 {
-	Elf_Scn *scn = NULL;
 	struct stat st;
-	GElf_Shdr sh;
 	int err;
 
 	if (fstat(k->fd, &st)) {
@@ -61,16 +60,8 @@ static int check_size(struct kimage *k)
 		pr_err("%s: %s", k->path, strerror(-err));
 		return err;
 	}
-	if (k->ehdr.e_shoff + (uint64_t)k->ehdr.e_shnum * k->ehdr.e_shentsize >
-	    (uint64_t)st.st_size)
-		goto truncated;
-	while ((scn = elf_nextscn(k->elf, scn))) {
-		if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
-		    sh.sh_offset + sh.sh_size > (uint64_t)st.st_size)
-			goto truncated;
-	}
-	return 0;
-truncated:
+	if (elf_is_complete(k->elf, &k->ehdr, st.st_size))
+		return 0;
 	pr_err("%s: truncated: the ELF headers describe more than its %lld bytes",
 	       k->path, (long long)st.st_size);
 	return -EINVAL;
