@@ -235,6 +235,51 @@ static void show_syscalls(const struct show_summary *sum)
 	putchar('\n');
 }
 
+/* The versions of the symbols v[first..end), each once, in order met. */
+static void show_versions(const struct vdso_symbol *v, size_t first, size_t end)
+{
+	const char *sep = " (";
+	size_t i, k;
+
+	for (i = first; i < end; i++) {
+		for (k = first; k < i; k++)
+			if (!strcmp(v[k].version ?: "", v[i].version ?: ""))
+				break;
+		if (k < i)
+			continue;
+		fputs(sep, stdout);
+		fputs_quoted(v[i].version ?: "no version", stdout);
+		sep = ", ";
+	}
+	if (end > first)
+		putchar(')');
+}
+
+/* "vdso32 6 symbols, 5 with prototypes (LINUX_2.6, LINUX_2.5); ..." */
+static void show_vdso(const struct snapshot *s)
+{
+	const struct vdso_symbol *v = s->vdso.v;
+	size_t i = 0, end, typed;
+
+	printf("%-12s", "vdso");
+	if (!s->vdso.collected)
+		fputs("not collected", stdout);
+	else if (!s->vdso.nr)
+		putchar('0');
+	for (; i < s->vdso.nr; i = end) {
+		typed = 0;
+		for (end = i; end < s->vdso.nr && !strcmp(v[end].image, v[i].image);
+		     end++)
+			typed += !!v[end].ret.type;
+		printf("%s", i ? "; " : "");
+		fputs_quoted(v[i].image, stdout);
+		printf(" %zu symbol%s, %zu with prototypes", end - i,
+		       end - i == 1 ? "" : "s", typed);
+		show_versions(v, i, end);
+	}
+	putchar('\n');
+}
+
 static void show_coverage(const struct coverage *c)
 {
 	printf("%-12s", "coverage");
@@ -252,6 +297,7 @@ static void show_parts_text(const struct show_summary *sum)
 	const struct snapshot *s = sum->s;
 
 	show_syscalls(sum);
+	show_vdso(s);
 	show_part("types", s->types.collected, s->types.nr, "", sum->types,
 		  TYPE_KIND_COUNT, kind_name);
 	show_part("sysfs", s->sysfs.collected, s->sysfs.nr, " nodes",

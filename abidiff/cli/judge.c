@@ -36,6 +36,7 @@ static int parse_format(const char *name, enum report_format *out)
 static const char * const part_options[PART_COUNT] = {
 	[PART_SYSFS]	= "--image or --sysfs-dir",
 	[PART_SYSCALLS]	= "--vmlinux",
+	[PART_VDSO]	= "--vdso",
 	[PART_TYPES]	= "--vmlinux",
 	[PART_DOCS]	= "--docs or --docs-git",
 };
@@ -44,6 +45,7 @@ static void parts_of(const struct snapshot *s, bool has[PART_COUNT])
 {
 	has[PART_SYSFS] = s->sysfs.collected;
 	has[PART_SYSCALLS] = s->syscalls.collected;
+	has[PART_VDSO] = s->vdso.collected;
 	has[PART_TYPES] = s->types.collected;
 	has[PART_DOCS] = s->docs.collected;
 }
@@ -137,6 +139,8 @@ static int diff_parts(const struct snapshot *old, const struct snapshot *new,
 		a.sysfs.collected = b.sysfs.collected = false;
 	if (!wanted(parts, PART_SYSCALLS))
 		a.syscalls.collected = b.syscalls.collected = false;
+	if (!wanted(parts, PART_VDSO))
+		a.vdso.collected = b.vdso.collected = false;
 	if (!wanted(parts, PART_TYPES))
 		a.types.collected = b.types.collected = false;
 	if (!wanted(parts, PART_DOCS))
@@ -319,7 +323,7 @@ int diff_option__parts(const char *cmd, const struct cli_option *opt,
 			    !strncmp(p, change_part__name(i), end - p))
 				break;
 		if (i == PART_COUNT) {
-			usage_error(cmd, "--parts takes sysfs, syscalls, types and docs, comma-separated, not '%s'",
+			usage_error(cmd, "--parts takes sysfs, syscalls, vdso, types and docs, comma-separated, not '%s'",
 				    arg);
 			return -EINVAL;
 		}

@@ -45,7 +45,7 @@ struct diff_options {
 	"  --strict          judge every warn as a break\n" \
 	"  --policy FILE     override verdicts of the default policy\n" \
 	"  --waivers FILE    accept known changes (see docs/policy.md)\n" \
-	"  --parts P,...     compare only these of sysfs, syscalls, types, docs\n" \
+	"  --parts P,...     compare only these of sysfs, syscalls, vdso, types, docs\n" \
 	"                    (the default: all; a part one side lacks is trouble)\n" \
 	"  --color WHEN      auto (the default: on a terminal), always or never\n"
 

@@ -33,6 +33,11 @@ static const struct {
 	[CHANGE_SYSCALL_RENUMBERED]	= { "syscall-renumbered", CLASS_INCOMPATIBLE, PART_SYSCALLS },
 	[CHANGE_SYSCALL_ARGS_CHANGED]	= { "syscall-args-changed", CLASS_INCOMPATIBLE, PART_SYSCALLS },
 	[CHANGE_SYSCALL_ARG_POINTEE_CHANGED] = { "syscall-arg-pointee-changed", CLASS_REVIEW, PART_SYSCALLS },
+	[CHANGE_VDSO_SYMBOL_REMOVED]	= { "vdso-symbol-removed", CLASS_REMOVED, PART_VDSO },
+	[CHANGE_VDSO_SYMBOL_ADDED]	= { "vdso-symbol-added", CLASS_ADDED, PART_VDSO },
+	[CHANGE_VDSO_SYMBOL_REVERSIONED] = { "vdso-symbol-reversioned", CLASS_INCOMPATIBLE, PART_VDSO },
+	[CHANGE_VDSO_PROTOTYPE_CHANGED]	= { "vdso-prototype-changed", CLASS_INCOMPATIBLE, PART_VDSO },
+	[CHANGE_VDSO_ARG_POINTEE_CHANGED] = { "vdso-arg-pointee-changed", CLASS_REVIEW, PART_VDSO },
 	[CHANGE_TYPE_REMOVED]		= { "type-removed", CLASS_REMOVED, PART_TYPES },
 	[CHANGE_TYPE_ADDED]		= { "type-added", CLASS_ADDED, PART_TYPES },
 	[CHANGE_TYPE_KIND_CHANGED]	= { "type-kind-changed", CLASS_INCOMPATIBLE, PART_TYPES },
@@ -103,7 +108,7 @@ const char *change_part__name(enum change_part part)
 {
 	static const char * const names[PART_COUNT] = {
 		[PART_SYSFS] = "sysfs", [PART_SYSCALLS] = "syscalls",
-		[PART_TYPES] = "types", [PART_DOCS] = "docs",
+		[PART_VDSO] = "vdso", [PART_TYPES] = "types", [PART_DOCS] = "docs",
 	};
 
 	return part < PART_COUNT ? names[part] : NULL;

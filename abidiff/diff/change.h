@@ -53,6 +53,12 @@ enum change_kind {
 	CHANGE_SYSCALL_RENUMBERED,
 	CHANGE_SYSCALL_ARGS_CHANGED,
 	CHANGE_SYSCALL_ARG_POINTEE_CHANGED,	/* same size and class */
+	/* the vDSO: the subject is "IMAGE/SYMBOL" */
+	CHANGE_VDSO_SYMBOL_REMOVED,
+	CHANGE_VDSO_SYMBOL_ADDED,
+	CHANGE_VDSO_SYMBOL_REVERSIONED,		/* another version, or none */
+	CHANGE_VDSO_PROTOTYPE_CHANGED,
+	CHANGE_VDSO_ARG_POINTEE_CHANGED,	/* same size and class */
 	/* types: the subject is the type's name, or "TYPE.MEMBER" */
 	CHANGE_TYPE_REMOVED,
 	CHANGE_TYPE_ADDED,
@@ -88,6 +94,7 @@ enum change_kind {
 enum change_part {
 	PART_SYSFS,
 	PART_SYSCALLS,
+	PART_VDSO,
 	PART_TYPES,
 	PART_DOCS,
 	PART_COUNT,
@@ -147,7 +154,7 @@ int change_kind__parse(const char *name, enum change_kind *out);
 enum change_class change_kind__class(enum change_kind kind);
 enum change_part change_kind__part(enum change_kind kind);
 
-/* change_part__name() - "sysfs", "syscalls", "types" or "docs". */
+/* change_part__name() - "sysfs", "syscalls", "vdso", "types" or "docs". */
 const char *change_part__name(enum change_part part);
 
 const char *change_class__name(enum change_class class);

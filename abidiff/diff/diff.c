@@ -50,6 +50,7 @@ int diff__run(const struct snapshot *old, const struct snapshot *new,
 	d->compared[PART_SYSFS] = old->sysfs.collected && new->sysfs.collected;
 	d->compared[PART_SYSCALLS] = old->syscalls.collected &&
 				     new->syscalls.collected;
+	d->compared[PART_VDSO] = old->vdso.collected && new->vdso.collected;
 	d->compared[PART_TYPES] = old->types.collected && new->types.collected;
 	d->compared[PART_DOCS] = old->docs.collected && new->docs.collected;
 	err = match_docs(old, new, &m);
@@ -57,6 +58,8 @@ int diff__run(const struct snapshot *old, const struct snapshot *new,
 		err = diff_sysfs(old, new, &m, d);
 	if (!err && d->compared[PART_SYSCALLS])
 		err = diff_syscalls(old, new, d);
+	if (!err && d->compared[PART_VDSO])
+		err = diff_vdso(old, new, d);
 	if (!err && d->compared[PART_TYPES])
 		err = diff_types(old, new, d);
 	if (!err && d->compared[PART_DOCS])

@@ -2,7 +2,8 @@
 /*
  * Inside the diff: each part's comparison, called by the driver (diff.c).
  * A part depends on the taxonomy (change.h) and on nothing of the driver's;
- * the syscall part uses the type part's equivalence of spellings.
+ * the syscall part uses the type part's equivalence of spellings, the
+ * vDSO part the syscall part's comparison of signatures.
  */
 #ifndef KABIDIFF_DIFF_PARTS_H
 #define KABIDIFF_DIFF_PARTS_H
@@ -30,10 +31,35 @@ int diff_sysfs(const struct snapshot *old, const struct snapshot *new,
 	       const struct doc_matches *m, struct diff *d);
 int diff_syscalls(const struct snapshot *old, const struct snapshot *new,
 		  struct diff *d);
+int diff_vdso(const struct snapshot *old, const struct snapshot *new,
+	      struct diff *d);
 int diff_types(const struct snapshot *old, const struct snapshot *new,
 	       struct diff *d);
 int diff_docs(const struct snapshot *old, const struct snapshot *new,
 	      const struct doc_matches *m, struct diff *d);
+
+/*
+ * A function's signature, compared as syscalls.c explains: its arguments
+ * and, for a vDSO symbol, its return type (NULL for a syscall).
+ */
+struct signature {
+	const struct syscall_arg *ret;
+	const struct syscall_arg *args;
+	size_t nr_args;
+};
+
+/*
+ * diff_signature() - compare signature @a, of record @i of @old, with @b,
+ * of record @j of @new: one @changed change about @subject for another
+ * count of arguments, an argument (or return type) of another size or
+ * class, or a return type on one side only; else one @pointee change per
+ * pointer that points to another type.  Returns 0 or -ENOMEM.
+ */
+int diff_signature(const struct snapshot *old, const struct snapshot *new,
+		   const struct signature *a, const struct signature *b,
+		   const char *subject, int32_t i, int32_t j,
+		   enum change_kind changed, enum change_kind pointee,
+		   struct diff *d);
 
 /*
  * types_ref_equiv() - do C type spelling @a, resolved to @ra in @old, and

@@ -66,15 +66,29 @@ static bool args_known(const struct syscall *sc)
 	return sc->sources & (SYSCALL_SRC_DWARF | SYSCALL_SRC_FTRACE);
 }
 
-/* "(unsigned int fd, char * buf)", malloc()ed; NULL (ENOMEM). */
-static char *describe_args(const struct syscall *sc)
+/* Where a signature compares its return type: after its arguments. */
+static size_t nr_slots(const struct signature *sig)
 {
-	char *s = strdup("("), *next;
+	return sig->nr_args + !!sig->ret;
+}
+
+static const struct syscall_arg *slot(const struct signature *sig, size_t k)
+{
+	return k < sig->nr_args ? &sig->args[k] : sig->ret;
+}
+
+/*
+ * "(unsigned int fd, char * buf)", or with a return type "int (clockid_t
+ * clock, struct __kernel_timespec * ts)", malloc()ed; NULL (ENOMEM).
+ */
+static char *describe_signature(const struct signature *sig)
+{
+	char *s = sig->ret ? xasprintf("%s (", sig->ret->type) : strdup("("), *next;
 	size_t i;
 
-	for (i = 0; s && i < sc->nr_args; i++) {
+	for (i = 0; s && i < sig->nr_args; i++) {
 		next = xasprintf("%s%s%s %s", s, i ? ", " : "",
-				 sc->args[i].type, sc->args[i].name);
+				 sig->args[i].type, sig->args[i].name ?: "");
 		free(s);
 		s = next;
 	}
@@ -139,41 +153,46 @@ static int arg_change(const struct snapshot *old, const struct snapshot *new,
 	return 1;
 }
 
-/* One pointer argument that points elsewhere: "int * mnt_id (arg 4)". */
-static int add_pointee_change(struct diff *d, const char *subject, size_t k,
-			      const struct syscall *a, const struct syscall *b,
-			      int32_t i, int32_t j)
+/* "int * mnt_id (arg 4)", "void * (return)" */
+static char *describe_slot(const struct signature *sig, size_t k)
 {
-	char *was = xasprintf("%s %s (arg %zu)", a->args[k].type,
-			      a->args[k].name ? a->args[k].name : "", k + 1);
-	char *now = xasprintf("%s %s (arg %zu)", b->args[k].type,
-			      b->args[k].name ? b->args[k].name : "", k + 1);
-	int err = was && now ? diff_add(d, CHANGE_SYSCALL_ARG_POINTEE_CHANGED,
-					subject, was, now, i, j) : -ENOMEM;
+	const struct syscall_arg *arg = slot(sig, k);
+
+	if (k == sig->nr_args)
+		return xasprintf("%s (return)", arg->type);
+	return xasprintf("%s %s (arg %zu)", arg->type, arg->name ?: "", k + 1);
+}
+
+/* One pointer argument (or return type) that points elsewhere. */
+static int add_pointee_change(struct diff *d, enum change_kind kind,
+			      const char *subject, size_t k,
+			      const struct signature *a,
+			      const struct signature *b, int32_t i, int32_t j)
+{
+	char *was = describe_slot(a, k), *now = describe_slot(b, k);
+	int err = was && now ? diff_add(d, kind, subject, was, now, i, j) :
+		  -ENOMEM;
 
 	free(was);
 	free(now);
 	return err;
 }
 
-/*
- * The arguments: one syscall-args-changed for another count, or for an
- * argument of another size or class; else one syscall-arg-pointee-changed
- * per pointer argument that points to another type.
- */
-static int compare_args(const struct snapshot *old, const struct snapshot *new,
-			int32_t i, int32_t j, const char *subject, struct diff *d)
+int diff_signature(const struct snapshot *old, const struct snapshot *new,
+		   const struct signature *a, const struct signature *b,
+		   const char *subject, int32_t i, int32_t j,
+		   enum change_kind changed, enum change_kind pointee,
+		   struct diff *d)
 {
-	const struct syscall *a = &old->syscalls.v[i], *b = &new->syscalls.v[j];
-	int *how = calloc(a->nr_args + 1, sizeof(*how));
-	int worst = a->nr_args == b->nr_args ? 0 : 2, err = 0;
+	size_t n = nr_slots(a), k;
+	int *how = calloc(n + 1, sizeof(*how));
+	int worst = n == nr_slots(b) && !a->ret == !b->ret ? 0 : 2, err = 0;
 	char *was, *now;
-	size_t k;
 
 	if (!how)
 		return -ENOMEM;
-	for (k = 0; worst < 2 && k < a->nr_args; k++) {
-		how[k] = arg_change(old, new, &a->args[k], &b->args[k]);
+	for (k = 0; worst < 2 && k < n; k++) {
+		how[k] = arg_change(old, new, slot(a, k), slot(b, k));
 		if (how[k] < 0) {
 			err = how[k];
 			free(how);
@@ -182,16 +201,16 @@ static int compare_args(const struct snapshot *old, const struct snapshot *new,
 		worst = how[k] > worst ? how[k] : worst;
 	}
 	if (worst == 2) {
-		was = describe_args(a);
-		now = describe_args(b);
-		err = was && now ? diff_add(d, CHANGE_SYSCALL_ARGS_CHANGED, subject,
-					    was, now, i, j) : -ENOMEM;
+		was = describe_signature(a);
+		now = describe_signature(b);
+		err = was && now ? diff_add(d, changed, subject, was, now, i, j) :
+		      -ENOMEM;
 		free(was);
 		free(now);
 	}
-	for (k = 0; !err && worst == 1 && k < a->nr_args; k++)
+	for (k = 0; !err && worst == 1 && k < n; k++)
 		if (how[k] == 1)
-			err = add_pointee_change(d, subject, k, a, b, i, j);
+			err = add_pointee_change(d, pointee, subject, k, a, b, i, j);
 	free(how);
 	return err;
 }
@@ -212,8 +231,14 @@ static int compare_syscall(const struct snapshot *old, const struct snapshot *ne
 		free(was);
 		free(now);
 	}
-	if (!err && args_known(a) && args_known(b))
-		err = compare_args(old, new, i, j, subject, d);
+	if (!err && args_known(a) && args_known(b)) {
+		struct signature sa = { .args = a->args, .nr_args = a->nr_args };
+		struct signature sb = { .args = b->args, .nr_args = b->nr_args };
+
+		err = diff_signature(old, new, &sa, &sb, subject, i, j,
+				     CHANGE_SYSCALL_ARGS_CHANGED,
+				     CHANGE_SYSCALL_ARG_POINTEE_CHANGED, d);
+	}
 	free(subject);
 	return err;
 }

@@ -373,6 +373,13 @@ static size_t sort_unique(void *v, size_t nr, size_t size,
 #define SORT_UNIQUE(part, cmp) \
 	sort_unique(s->part.v, s->part.nr, sizeof(*s->part.v), cmp)
 
+bool type_name__is_vdso(const char *name)
+{
+	size_t n = strcspn(name, ": ");
+
+	return !strncmp(name, "vdso", 4) && name[n] == ':';
+}
+
 const char *type_spelling__unqualified(const char *spelling)
 {
 	for (;;) {

@@ -311,6 +311,13 @@ int type_ref__parse(const struct snapshot *s, const char *spelling,
 /* type_ref__release() - free @ref's declarator; @ref then names no type. */
 void type_ref__release(struct type_ref *ref);
 
+/*
+ * type_name__is_vdso() - whether the type named @name (or "@name.MEMBER")
+ * was reached from a vDSO image's prototypes: it has the image's prefix,
+ * "vdso32:struct old_timespec32".
+ */
+bool type_name__is_vdso(const char *name);
+
 /* type_spelling__unqualified() - @spelling after its leading qualifiers. */
 const char *type_spelling__unqualified(const char *spelling);
 

@@ -473,13 +473,17 @@ static bool removal_still_ahead(const struct doc_entry *doc)
 	return when > (tm.tm_year + 1900) * 12 + tm.tm_mon;
 }
 
-/* The entry of stable/syscalls, "The kernel syscall interface", or NULL. */
-static const struct doc_entry *syscalls_entry(const struct snapshot *s)
+/*
+ * The first entry of @file: stable/syscalls ("The kernel syscall
+ * interface") or stable/vdso ("vDSO"), which have one each; or NULL.
+ */
+static const struct doc_entry *entry_of_file(const struct snapshot *s,
+					     const char *file)
 {
 	size_t i;
 
 	for (i = 0; i < s->docs.nr; i++)
-		if (!strcmp(s->docs.v[i].file, "stable/syscalls"))
+		if (!strcmp(s->docs.v[i].file, file))
 			return &s->docs.v[i];
 	return NULL;
 }
@@ -520,8 +524,15 @@ static int find_doc(const struct judgement *j, struct levels *lv,
 			*doc = &s->docs.v[(*entry)[ref]];
 		break;
 	case PART_SYSCALLS:
+		*doc = entry_of_file(s, "stable/syscalls");
+		break;
+	case PART_VDSO:
+		*doc = entry_of_file(s, "stable/vdso");
+		break;
 	case PART_TYPES:
-		*doc = syscalls_entry(s);
+		/* a type a vDSO prototype reaches is the vDSO's */
+		*doc = entry_of_file(s, type_name__is_vdso(c->subject) ?
+				     "stable/vdso" : "stable/syscalls");
 		break;
 	default:
 		*doc = &s->docs.v[ref];

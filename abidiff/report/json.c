@@ -11,7 +11,7 @@
 #include "report.h"
 
 #define REPORT_FORMAT	"kabidiff-report"
-#define REPORT_VERSION	2
+#define REPORT_VERSION	3
 
 /* A string, or JSON null for an absent one. */
 static json_t *jstr_or_null(const char *s)

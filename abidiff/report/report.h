@@ -34,7 +34,7 @@ char *report_side(char *buf, size_t size, const struct snapshot *s,
 		  const char *name);
 
 /*
- * report_parts() - "sysfs, syscalls, types, docs": the parts compared,
+ * report_parts() - "sysfs, syscalls, vdso, types, docs": the parts compared,
  * into @buf of @size; returns @buf.
  */
 char *report_parts(char *buf, size_t size, const struct diff *d);

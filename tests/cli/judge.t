@@ -95,7 +95,7 @@ kabidiff: neither $D/docs.old.json nor $D/docs.new.json has a syscalls part: col
    "parts: and so is one that neither side has"
 run_kabidiff diff --parts sysfs,nodes "$TMP/old.json" "$TMP/new.json"
 is "$status:$out" "2:" "parts: an unknown part is a usage error"
-printf '%s\n' "$err" | grep -q "^kabidiff: --parts takes sysfs, syscalls, types and docs, comma-separated, not 'sysfs,nodes'$"
+printf '%s\n' "$err" | grep -q "^kabidiff: --parts takes sysfs, syscalls, vdso, types and docs, comma-separated, not 'sysfs,nodes'$"
 is "$?" 0 "parts: and the message names it"
 
 compared() {

@@ -43,6 +43,7 @@ git         4a619488c0ffee00000000000000000000000000
 collected   kabidiff 0.1
 
 syscalls    ia32 1 (1 implemented); x32 none; x86_64 5 (4 implemented)
+vdso        vdso32 1 symbol, 0 with prototypes (LINUX_2.5); vdso64 1 symbol, 1 with prototypes (LINUX_2.6)
 types       11: 6 struct, 1 union, 2 enum, 1 typedef, 1 base
 sysfs       29 nodes: 5 dir, 20 file, 3 link, 1 other
 docs        7 entries: 1 stable, 2 testing, 1 unstable, 1 obsolete, 1 private, 1 removed
@@ -69,13 +70,15 @@ git         (unknown)
 collected   (unknown)
 
 syscalls    not collected
+vdso        not collected
 types       not collected
 sysfs       not collected
 docs        not collected
 coverage    not computed" "show tells parts not collected"
 
 run_kabidiff show "$FIXTURES/snapshots/empty-parts.json"
-is "$(printf '%s\n' "$out" | sed -n '8,12p')" "syscalls    0
+is "$(printf '%s\n' "$out" | sed -n '8,13p')" "syscalls    0
+vdso        0
 types       0
 sysfs       0 nodes
 docs        0 entries

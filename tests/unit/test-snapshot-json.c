@@ -129,6 +129,13 @@ static void test_load_full(void **state)
 	assert_int_equal(s->nr_syscall_abis, 3);
 	assert_true(snapshot__has_syscall_abi(s, "x32"));
 	assert_false(snapshot__has_syscall_abi(s, "x3"));
+	/* a vDSO symbol with a prototype, one without */
+	assert_int_equal(s->vdso.nr, 2);
+	assert_null(s->vdso.v[0].ret.type);
+	assert_int_equal(s->vdso.v[0].nr_args, 0);
+	assert_string_equal(s->vdso.v[1].version, "LINUX_2.6");
+	assert_string_equal(s->vdso.v[1].ret.type, "vdso64:long int");
+	assert_string_equal(s->vdso.v[1].args[0].type, "vdso64:long int *");
 
 	assert_non_null(find_node(s, "/sys/bus/event_source/devices/latin1-caf\xe9"));
 	assert_non_null(find_node(s, "/sys/bus/event_source/devices/new\nline"));
