@@ -135,7 +135,11 @@ static int subprogram_cmp(const void *pa, const void *pb)
 	return (a->low_pc > b->low_pc) - (a->low_pc < b->low_pc);
 }
 
-/* Every subprogram with code, of every unit: an image has a handful. */
+/*
+ * Every subprogram with code, of every C unit: an image has a handful.
+ * An assembly unit has them too (gas describes each function, its return
+ * type "unspecified"), but no prototype.
+ */
 static int index_subprograms(struct image *im)
 {
 	Dwarf_Off off = 0, next;
@@ -144,6 +148,7 @@ static int index_subprograms(struct image *im)
 
 	while (!dwarf_nextcu(im->dw, off, &next, &header_size, NULL, NULL, NULL)) {
 		if (dwarf_offdie(im->dw, off + header_size, &cu) &&
+		    dwarf_srclang(&cu) != DW_LANG_Mips_Assembler &&
 		    !dwarf_child(&cu, &child)) {
 			do {
 				struct subprogram *sp;
