@@ -4,11 +4,17 @@
 # the path of one file from it (alone, on stdout).  Progress goes to stderr.
 #
 #   vmlinux=$(tests/debian-vmlinux.sh) || exit 2          # ELF with DWARF
+#   vdso=$(tests/debian-vmlinux.sh --vdso) || exit 2      # vDSO images
 #   bzimage=$(tests/debian-vmlinux.sh --image) || exit 2  # bootable bzImage
 #
 # Without arguments: linux-image-$ABI-amd64-dbg, member
 # ./usr/lib/debug/boot/vmlinux-$ABI-amd64 (6.1: about 630 MB, the .deb is
-# 855 MB; 6.12: about 355 MB, the .deb is 1034 MB).
+# 855 MB; 6.12: about 355 MB, the .deb is 1034 MB).  The same pass takes
+# the vDSO images with DWARF, ./usr/lib/debug/lib/modules/$ABI-amd64/vdso/
+# vdso64.so, vdso32.so and vdsox32.so, into the directory vdso-$ABI-amd64
+# that --vdso prints (a few hundred KB; tar then reads the whole package,
+# a minute or so).  A cache with the vmlinux and without them gets both
+# again.
 # With --image: linux-image-$ABI-amd64-unsigned, member
 # ./boot/vmlinuz-$ABI-amd64 (6.1: about 8 MB, the .deb is 70 MB; 6.12:
 # about 12 MB, the .deb is 107 MB).
@@ -91,6 +97,7 @@ what=vmlinux
 case ${1-} in
 '') ;;
 --image) what=image; shift ;;
+--vdso) what=vdso; shift ;;
 -h | --help) usage 0 ;;
 *) say "unknown argument: $1"; usage 2 ;;
 esac
@@ -118,17 +125,32 @@ esac
 [ -n "$abi_ok" ] ||
 	die "KABIDIFF_DEBIAN_ABI must look like 6.1.0-47 or 6.12.118+deb12, not '$ABI'"
 
-if [ "$what" = vmlinux ]; then
-	PACKAGE=linux-image-$ABI-amd64-dbg
-	MEMBER=./usr/lib/debug/boot/vmlinux-$ABI-amd64
-else
+VDSO_IMAGES="vdso64.so vdso32.so vdsox32.so"
+VDSO_MEMBERS=
+if [ "$what" = image ]; then
 	PACKAGE=linux-image-$ABI-amd64-unsigned
 	MEMBER=./boot/vmlinuz-$ABI-amd64
+else
+	PACKAGE=linux-image-$ABI-amd64-dbg
+	MEMBER=./usr/lib/debug/boot/vmlinux-$ABI-amd64
+	for f in $VDSO_IMAGES; do
+		VDSO_MEMBERS="$VDSO_MEMBERS ./usr/lib/debug/lib/modules/$ABI-amd64/vdso/$f"
+	done
 fi
 FINAL=$DIR/${MEMBER##*/}
+VDSO_DIR=$DIR/vdso-$ABI-amd64
 
-if [ -s "$FINAL" ]; then
-	printf '%s\n' "$FINAL"
+# print_result: the path asked for
+print_result() {
+	if [ "$what" = vdso ]; then
+		printf '%s\n' "$VDSO_DIR"
+	else
+		printf '%s\n' "$FINAL"
+	fi
+}
+
+if [ -s "$FINAL" ] && { [ -z "$VDSO_MEMBERS" ] || [ -d "$VDSO_DIR" ]; }; then
+	print_result
 	exit 0
 fi
 
@@ -168,14 +190,17 @@ else
 	say "downloaded $(($(stat -c %s "$deb") / 1000000)) MB in $(($(date +%s) - start)) s"
 fi
 
-# tar stops at the first match (--occurrence=1), so dpkg-deb, still
+# tar stops once it has every member (--occurrence=1), so dpkg-deb, still
 # writing, gets SIGPIPE and complains: its stderr is shown only when the
-# extraction fails.  tar's status says whether the member was whole.
-say "extracting $MEMBER"
+# extraction fails.  tar's status says whether the members were whole.
+say "extracting $MEMBER${VDSO_MEMBERS:+ and the vDSO images}"
 start=$(date +%s)
 out=$tmp/${FINAL##*/}
+mkdir "$tmp/x"
+# shellcheck disable=SC2086
 if ! dpkg-deb --fsys-tarfile "$deb" 2>"$tmp/dpkg-deb.err" |
-	tar -x -O --occurrence=1 "$MEMBER" >"$out"; then
+	tar -x -C "$tmp/x" --occurrence=1 "$MEMBER" $VDSO_MEMBERS ||
+	! mv "$tmp/x/$MEMBER" "$out"; then
 	cat "$tmp/dpkg-deb.err" >&2
 	case $deb in
 	"$tmp"/*) ;;
@@ -184,7 +209,7 @@ if ! dpkg-deb --fsys-tarfile "$deb" 2>"$tmp/dpkg-deb.err" |
 	die "could not extract $MEMBER from $deb"
 fi
 size=$(stat -c %s "$out")
-if [ "$what" = vmlinux ]; then
+if [ "$what" != image ]; then
 	[ "$size" -gt 100000000 ] || die "$MEMBER is only $size bytes"
 	elf_complete "$out" || die "$MEMBER is not a complete ELF64 file"
 	LC_ALL=C readelf -S -W "$out" 2>/dev/null | grep -q ' \.debug_info ' ||
@@ -192,6 +217,16 @@ if [ "$what" = vmlinux ]; then
 else
 	[ "$size" -gt 1000000 ] || die "$MEMBER is only $size bytes"
 	bzimage_ok "$out" || die "$MEMBER is not a bzImage"
+fi
+if [ -n "$VDSO_MEMBERS" ]; then
+	mkdir "$tmp/vdso"
+	for f in $VDSO_MEMBERS; do
+		LC_ALL=C readelf -S -W "$tmp/x/$f" 2>/dev/null | grep -q ' \.debug_info ' ||
+			die "$f is not an ELF file with DWARF"
+		mv "$tmp/x/$f" "$tmp/vdso/"
+	done
+	rm -rf "$VDSO_DIR"
+	mv "$tmp/vdso" "$VDSO_DIR"
 fi
 say "extracted $((size / 1000000)) MB in $(($(date +%s) - start)) s"
 
@@ -205,4 +240,4 @@ else
 	rm -f "$deb"
 fi
 
-printf '%s\n' "$FINAL"
+print_result
