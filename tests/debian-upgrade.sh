@@ -8,7 +8,8 @@
 #   build/kabidiff diff "$1" "$2"
 #   tests/debian-upgrade.sh --report   # the reports too (see below)
 #
-# OLD is Debian's 6.1.0-57: the vmlinux of linux-image-6.1.0-57-amd64-dbg,
+# OLD is Debian's 6.1.0-57: the vmlinux and the vDSO images of
+# linux-image-6.1.0-57-amd64-dbg,
 # the vmlinuz of linux-image-6.1.0-57-amd64-unsigned and the tree of
 # linux-source-6.1 (Documentation/ABI and syscall_64.tbl).  NEW is
 # 6.12.118+deb12: linux-image-6.12.118+deb12-amd64-dbg and -unsigned, and
@@ -20,7 +21,8 @@
 # when /usr/src/linux-source-6.1.tar.xz is missing (as tests/kernel-tree.sh
 # does for every 6.1 caller).
 #
-# Each side is `kabidiff collect --vmlinux V --image I --docs TREE`: the
+# Each side is `kabidiff collect --vmlinux V --vdso ... --image I --docs
+# TREE`: the
 # sysfs part comes from booting the kernel under QEMU (tcg: 6-8 s each on
 # 2 cores, nearly all of the collection).  The snapshots are
 # $CACHE/upgrade/6.1.0-57.json and $CACHE/upgrade/6.12.118+deb12.json.
@@ -102,6 +104,7 @@ fresh() {
 fetch() {
 	start=$(date +%s)
 	if ! vmlinux=$(KABIDIFF_DEBIAN_ABI=$1 "$TOP/tests/debian-vmlinux.sh") ||
+		! vdso=$(KABIDIFF_DEBIAN_ABI=$1 "$TOP/tests/debian-vmlinux.sh" --vdso) ||
 		! image=$(KABIDIFF_DEBIAN_ABI=$1 "$TOP/tests/debian-vmlinux.sh" --image); then
 		die "could not fetch Debian's $1 kernel (tests/debian-vmlinux.sh)"
 	fi
@@ -116,13 +119,15 @@ fetch() {
 # collect ABI: the snapshot of the side fetch() just set up
 collect() {
 	snap=$OUT/$1.json
-	if fresh "$snap" "$vmlinux" "$image" "$tree/.kabidiff-unpacked" "$KABIDIFF" "$AGENT"; then
+	if fresh "$snap" "$vmlinux" "$vdso" "$image" "$tree/.kabidiff-unpacked" "$KABIDIFF" "$AGENT"; then
 		say "$1: $snap is up to date"
 		return
 	fi
 	say "$1: collecting $snap (vmlinux, boot under QEMU, docs)"
 	start=$(date +%s)
-	"$KABIDIFF" collect --vmlinux "$vmlinux" --image "$image" --docs "$tree" \
+	"$KABIDIFF" collect --vmlinux "$vmlinux" --vdso "$vdso/vdso64.so" \
+		--vdso "$vdso/vdso32.so" --vdso "$vdso/vdsox32.so" \
+		--image "$image" --docs "$tree" \
 		-o "$snap" || die "kabidiff collect failed for $1"
 	say "$1: collected in $(($(date +%s) - start)) s"
 }

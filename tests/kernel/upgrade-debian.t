@@ -8,7 +8,8 @@
 # the removals that are true (lo's byte_queue_limits, the PCI slots'
 # module link, entries dropped without passing obsolete/) once each.  The
 # syscalls 6.12 adds are notes in each ABI, x86_64, ia32 and x32, and
-# none is removed or renumbered.
+# none is removed or renumbered; the vDSO gains __vdso_getrandom in
+# vdso64 (6.11's vgetrandom) and loses nothing.
 . "$(dirname "$0")/../lib.sh"
 
 command -v qemu-system-x86_64 >/dev/null ||
@@ -43,7 +44,7 @@ for line in open(sys.argv[2]):
     want[(kind, level, subject)] += 1
     reasons[(kind, level, subject)] = reason
 
-check(report["compared"] == ["sysfs", "syscalls", "types", "docs"],
+check(report["compared"] == ["sysfs", "syscalls", "vdso", "types", "docs"],
       "every part compared: " + ", ".join(report["compared"]))
 check(all(r and r.strip() for r in reasons.values()),
       "every expected break has its reason")
@@ -92,6 +93,18 @@ other = [f for f in report["findings"] if f["kind"].startswith("syscall-") and
          f["kind"] not in ("syscall-added", "syscall-arg-pointee-changed")]
 check(not other, "no syscall removed, renumbered or with other arguments, in any ABI",
       *["%s %s %s" % (f["kind"], f["subject"], f["verdict"]) for f in other])
+# vDSO: 6.12's vdso64 adds __vdso_getrandom (arch/x86/entry/vdso/
+# vdso.lds.S, LINUX_2.6 in both trees' version script), and every other
+# symbol, its version and its prototype are those of 6.1
+vdso = [f for f in report["findings"] if f["kind"].startswith("vdso-")]
+check([(f["kind"], f["subject"], f["new"], f["level"], f["verdict"]) for f in vdso] ==
+      [("vdso-symbol-added", "vdso64/__vdso_getrandom", "LINUX_2.6", "stable", "note")],
+      "the vDSO: __vdso_getrandom added to vdso64, a note, and nothing else",
+      *["%s %s %s" % (f["kind"], f["subject"], f["verdict"]) for f in vdso])
+vdso_types = [f for f in report["findings"] if f["subject"].startswith("vdso")
+              and not f["kind"].startswith("vdso-") and f["verdict"] != "note"]
+check(not vdso_types, "no vDSO type changed in a way that is more than a note",
+      *["%s %s %s" % (f["kind"], f["subject"], f["verdict"]) for f in vdso_types])
 by = collections.Counter((f["kind"], f["level"]) for f in breaks)
 for (kind, level), n in sorted(by.items()):
     print("# %4d  %-20s %s" % (n, kind, level))
