@@ -2,8 +2,9 @@
 # The whole tool on the fixture kernels of kernel-patches/: both built
 # (cached after the first run), booted in QEMU and collected, then judged.
 # The report holds exactly the changes the break series plants, with the
-# policy's verdicts (golden: tests/fixtures/kernels/e2e.txt), and the old
-# snapshot holds the fixture's interfaces.
+# policy's verdicts (golden: tests/fixtures/kernels/e2e.txt), none of the
+# vDSO, which the series leaves alone, and the old snapshot holds the
+# fixture's interfaces.
 . "$(dirname "$0")/../lib.sh"
 
 command -v qemu-system-x86_64 >/dev/null ||
@@ -52,6 +53,20 @@ check("the argument's layout",
                        for m in t.get("members", [])]),
       (32, [("version", "__u32", 0, 4), ("flags", "__u32", 4, 4),
             ("value", "__u64", 8, 8), ("reserved", "__u64[2]", 16, 16)]))
+# the build directory's vDSO images (IA32_EMULATION, no X86_X32_ABI), which
+# the break series leaves alone: the report's vDSO-neutral control
+vdso = {(v["image"], v["name"]): v for v in s.get("vdso", [])}
+check("the vDSO images of the build directory",
+      sorted({image for image, _ in vdso}), ["vdso32", "vdso64"])
+gettime = vdso.get(("vdso32", "__vdso_clock_gettime"), {})
+check("vdso32's __vdso_clock_gettime, at LINUX_2.6, with its i386 prototype",
+      (gettime.get("version"), gettime.get("return"),
+       [a["type"] for a in gettime.get("args", [])]),
+      ("LINUX_2.6", {"type": "vdso32:int"},
+       ["vdso32:clockid_t", "vdso32:struct old_timespec32 *"]))
+check("vdso32's __kernel_vsyscall, at LINUX_2.5, in assembly: no prototype",
+      vdso.get(("vdso32", "__kernel_vsyscall")),
+      {"image": "vdso32", "name": "__kernel_vsyscall", "version": "LINUX_2.5"})
 PY
 
 # The build ids in the first line are the one thing two builds of the same
@@ -62,7 +77,7 @@ BUILD_ID='s/(build id [0-9a-f]\{12\})/(build id ...)/g'
 run_kabidiff diff --color never "$TMP/old.json" "$TMP/new.json"
 is "$status" 1 "kabidiff old new: exit 1, the planted breaks"
 printf '%s\n' "$out" | head -n 1 |
-	grep -q '^kabidiff: 6\.1\.[0-9]*-kabi-old (build id [0-9a-f]\{12\}) -> 6\.1\.[0-9]*-kabi-new (build id [0-9a-f]\{12\}); compared: sysfs, syscalls, types, docs$'
+	grep -q '^kabidiff: 6\.1\.[0-9]*-kabi-old (build id [0-9a-f]\{12\}) -> 6\.1\.[0-9]*-kabi-new (build id [0-9a-f]\{12\}); compared: sysfs, syscalls, vdso, types, docs$'
 is "$?" 0 "the report's first line names both kernels, their build ids and the parts"
 printf '%s\n' "$out" | sed "$BUILD_ID" >"$TMP/report"
 if cmp -s "$TMP/report" "$FIXTURES/kernels/e2e.txt"; then
