@@ -109,22 +109,26 @@ static int read_versions(struct image *im)
 	unsigned int offset = 0, n;
 	GElf_Verdef def;
 	GElf_Verdaux aux;
+	const char *name;
 
 	if (!scn)
 		return 0;	/* no version: every symbol is unversioned */
-	for (n = 0; data && n < sh.sh_info; n++) {
-		if (!gelf_getverdef(data, offset, &def) ||
+	for (n = 0; n < sh.sh_info; n++, offset += def.vd_next) {
+		if (!data || !gelf_getverdef(data, offset, &def) ||
 		    !gelf_getverdaux(data, offset + def.vd_aux, &aux))
-			break;
-		if (def.vd_ndx < MAX_VERSIONS && !(def.vd_flags & VER_FLG_BASE))
-			im->versions[def.vd_ndx] = elf_strptr(im->elf, sh.sh_link,
-							      aux.vda_name);
+			goto damaged;
+		name = elf_strptr(im->elf, sh.sh_link, aux.vda_name);
+		if (def.vd_ndx >= MAX_VERSIONS || !name)
+			goto damaged;
+		if (!(def.vd_flags & VER_FLG_BASE))
+			im->versions[def.vd_ndx] = name;
 		if (!def.vd_next)
-			return 0;
-		offset += def.vd_next;
+			break;
 	}
-	pr_err("%s: damaged version definitions (.gnu.version_d): %s",
-	       im->path, data ? elf_errmsg(-1) : "no data");
+	return 0;
+damaged:
+	pr_err("%s: damaged version definitions (.gnu.version_d): entry %u",
+	       im->path, n);
 	return -EINVAL;
 }
 
@@ -233,17 +237,43 @@ static bool is_exported(const GElf_Sym *sym)
 	       GELF_ST_VISIBILITY(sym->st_other) != STV_HIDDEN;
 }
 
+/*
+ * The name of version index @version (a .gnu.version entry, the hidden bit
+ * masked) into *@vname, NULL for none; -EINVAL for an index that the
+ * version definitions do not define.
+ */
+static int version_name(const struct image *im, const char *name,
+			GElf_Versym version, const char **vname)
+{
+	version &= 0x7fff;
+	*vname = NULL;
+	if (version == VER_NDX_LOCAL || version == VER_NDX_GLOBAL)
+		return 0;
+	if (version < MAX_VERSIONS && im->versions[version]) {
+		*vname = im->versions[version];
+		return 0;
+	}
+	pr_err("%s: symbol %s has version %u, which .gnu.version_d does not define",
+	       im->path, name, version);
+	return -EINVAL;
+}
+
 /* @version: the .gnu.version entry of the symbol, or VER_NDX_GLOBAL. */
 static int add_symbol(struct image *im, struct snapshot *s, const char *name,
 		      const GElf_Sym *sym, GElf_Versym version)
 {
-	const char *vname = im->versions[(version & 0x7fff) % MAX_VERSIONS];
-	struct vdso_symbol *v = snapshot__add_vdso_symbol(s);
-	size_t index = s->vdso.nr - 1;
+	struct vdso_symbol *v;
+	const char *vname;
+	size_t index;
 	Dwarf_Die *fn;
+	int err = version_name(im, name, version, &vname);
 
+	if (err)
+		return err;
+	v = snapshot__add_vdso_symbol(s);
 	if (!v)
 		return -ENOMEM;
+	index = s->vdso.nr - 1;
 	v->image = strdup(image_kinds[im->kind].name);
 	v->name = strdup(name);
 	v->version = vname ? strdup(vname) : NULL;

@@ -148,6 +148,23 @@ bad vmlinux "not a vDSO image of an x86 kernel (ELF type 2, machine 62); use arc
 head -c 3000 "$V/vdso32.so" >"$TMP/truncated"
 bad truncated "truncated: the ELF headers describe more than its 3000 bytes"
 bad none "No such file or directory"
+# vdso64.so with the .gnu.version entry of its symbol 1 set to 9, which no
+# version definition has
+python3 - "$V/vdso64.so" "$TMP/badversion" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+shoff, = struct.unpack_from("<Q", b, 0x28)
+shentsize, shnum = struct.unpack_from("<HH", b, 0x3a)
+for i in range(shnum):
+    sh = shoff + i * shentsize
+    sh_type, = struct.unpack_from("<I", b, sh + 4)
+    if sh_type == 0x6fffffff:		# SHT_GNU_versym
+        offset, = struct.unpack_from("<Q", b, sh + 0x18)
+        struct.pack_into("<H", b, offset + 2, 9)
+open(sys.argv[2], "wb").write(b)
+PY
+name=$(readelf -W --dyn-syms "$V/vdso64.so" | awk '$1 == "1:" { sub(/@.*/, "", $8); print $8 }')
+bad badversion "symbol $name has version 9, which .gnu.version_d does not define"
 
 run_kabidiff collect --vdso "$V/vdso32.so" --vdso "$V/vdso32.so"
 is "$status|$err" "2|kabidiff: $V/vdso32.so: a second vdso32 image: give one file of each image" \
