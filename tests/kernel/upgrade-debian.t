@@ -8,8 +8,9 @@
 # the removals that are true (lo's byte_queue_limits, the PCI slots'
 # module link, entries dropped without passing obsolete/) once each.  The
 # syscalls 6.12 adds are notes in each ABI, x86_64, ia32 and x32, and
-# none is removed or renumbered; the vDSO gains __vdso_getrandom in
-# vdso64 (6.11's vgetrandom) and loses nothing.
+# none is removed or renumbered; the vDSO gains __vdso_getrandom (and its
+# alias getrandom) in vdso64 and __vdso_getcpu in vdso32, and loses
+# nothing.
 . "$(dirname "$0")/../lib.sh"
 
 command -v qemu-system-x86_64 >/dev/null ||
@@ -93,13 +94,17 @@ other = [f for f in report["findings"] if f["kind"].startswith("syscall-") and
          f["kind"] not in ("syscall-added", "syscall-arg-pointee-changed")]
 check(not other, "no syscall removed, renumbered or with other arguments, in any ABI",
       *["%s %s %s" % (f["kind"], f["subject"], f["verdict"]) for f in other])
-# vDSO: 6.12's vdso64 adds __vdso_getrandom (arch/x86/entry/vdso/
-# vdso.lds.S, LINUX_2.6 in both trees' version script), and every other
-# symbol, its version and its prototype are those of 6.1
+# vDSO: 6.12's vdso64 adds getrandom and __vdso_getrandom (vdso.lds.S:
+# 33-34, under LINUX_2.6 as the rest), its vdso32 __vdso_getcpu
+# (vdso32/vdso32.lds.S:31; 6.1's has no getcpu); every other symbol, its
+# version and its prototype are those of 6.1
 vdso = [f for f in report["findings"] if f["kind"].startswith("vdso-")]
-check([(f["kind"], f["subject"], f["new"], f["level"], f["verdict"]) for f in vdso] ==
-      [("vdso-symbol-added", "vdso64/__vdso_getrandom", "LINUX_2.6", "stable", "note")],
-      "the vDSO: __vdso_getrandom added to vdso64, a note, and nothing else",
+added = [("vdso-symbol-added", s, "LINUX_2.6", "stable", "note") for s in
+         ("vdso32/__vdso_getcpu", "vdso64/__vdso_getrandom", "vdso64/getrandom")]
+check(sorted((f["kind"], f["subject"], f["new"], f["level"], f["verdict"])
+             for f in vdso) == added,
+      "the vDSO: getrandom and __vdso_getrandom added to vdso64, __vdso_getcpu "
+      "to vdso32, notes, and nothing else",
       *["%s %s %s" % (f["kind"], f["subject"], f["verdict"]) for f in vdso])
 vdso_types = [f for f in report["findings"] if f["subject"].startswith("vdso")
               and not f["kind"].startswith("vdso-") and f["verdict"] != "note"]
