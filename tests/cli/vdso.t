@@ -85,6 +85,15 @@ done
 run_kabidiff diff --format json "$TMP/old.json" "$TMP/new.json"
 is "$status" 1 "vdso64 -> vdso64-new: exit 1, for the breaks"
 printf '%s\n' "$out" >"$TMP/report.json"
+python3 "$TOP/tests/cli/schema.py" "$TOP/docs/report.schema.json" "$TMP/report.json" >"$TMP/schema"
+is "$?:$(grep -c "^not ok" "$TMP/schema")" "0:0" "the report validates against docs/report.schema.json"
+python3 "$TOP/tests/cli/schema.py" "$TOP/docs/snapshot.schema.json" "$TMP/old.json" \
+	"$TMP/new.json" "$TMP/vdso32.json" "$TMP/vdsox32.json" >"$TMP/schema"
+is "$?:$(grep -c "^not ok" "$TMP/schema")" "0:0" "the snapshots validate against docs/snapshot.schema.json"
+run_kabidiff diff --format markdown "$TMP/old.json" "$TMP/new.json"
+printf '%s\n' "$out" | grep -qF '| stable | vdso-symbol-reversioned | vdso64/\_\_vdso\_getcpu | LINUX\_2.6 | LINUX\_2.7 |' &&
+	pass "the Markdown report has the vDSO findings" ||
+	fail "the Markdown report has the vDSO findings" "$out"
 run_checker "the checker of the vDSO report" python3 - "$TMP/report.json" <<'PY'
 import json, sys
 
