@@ -8,7 +8,8 @@
  * pointer that points to another type is still a pointer, which the
  * caller passes alike, so it is only worth a look
  * (syscall-arg-pointee-changed) unless what it points to has another
- * known size.
+ * known size.  That comparison of signatures, diff_signature(), serves
+ * the vDSO part too, which adds a return type to it.
  */
 #include <errno.h>
 #include <stdio.h>
