@@ -82,17 +82,7 @@ static int join_existing(const char *dir, const char *name, char **path)
 
 int collect_inputs__add_vdso(struct collect_inputs *in, const char *path)
 {
-	char *copy = strdup(path), **slot;
-
-	if (!copy)
-		return -ENOMEM;
-	slot = ARRAY_APPEND_ITEM(in->vdso, in->nr_vdso);
-	if (!slot) {
-		free(copy);
-		return -ENOMEM;
-	}
-	*slot = copy;
-	return 0;
+	return strings__append(&in->vdso, &in->nr_vdso, path);
 }
 
 /* The vDSO images a build directory has: x32's and ia32's only if built. */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,4 +58,19 @@ int32_t array__find_name(const void *base, size_t nr, size_t size,
 			hi = mid;
 	}
 	return -1;
+}
+
+int strings__append(char ***v, size_t *nr, const char *s)
+{
+	char *copy = strdup(s), **slot;
+
+	if (!copy)
+		return -ENOMEM;
+	slot = ARRAY_APPEND_ITEM(*v, *nr);
+	if (!slot) {
+		free(copy);
+		return -ENOMEM;
+	}
+	*slot = copy;
+	return 0;
 }

@@ -30,6 +30,13 @@ size_t array__implied_alloc(size_t nr);
 int32_t array__find_name(const void *base, size_t nr, size_t size,
 			 size_t name_offset, const char *key, size_t len);
 
+/*
+ * strings__append() - append a copy of @s to the array of strings *@v, of
+ * *@nr of them and no capacity field.  Returns 0 or -ENOMEM, the array
+ * unchanged.
+ */
+int strings__append(char ***v, size_t *nr, const char *s);
+
 #define ARRAY_APPEND(v, nr, alloc) \
 	array__append((void **)&(v), &(nr), &(alloc), sizeof(*(v)))
 

@@ -129,18 +129,7 @@ struct doc_entry *snapshot__add_doc(struct snapshot *s)
 
 int snapshot__add_syscall_abi(struct snapshot *s, const char *abi)
 {
-	char *copy = strdup(abi);
-	char **slot;
-
-	if (!copy)
-		return -ENOMEM;
-	slot = ARRAY_APPEND_ITEM(s->syscall_abis, s->nr_syscall_abis);
-	if (!slot) {
-		free(copy);
-		return -ENOMEM;
-	}
-	*slot = copy;
-	return 0;
+	return strings__append(&s->syscall_abis, &s->nr_syscall_abis, abi);
 }
 
 static int string_cmp(const void *pa, const void *pb)
@@ -177,18 +166,7 @@ struct enumerator *type__add_enumerator(struct type_def *t)
 
 int doc_entry__add_what(struct doc_entry *d, const char *pattern)
 {
-	char *copy = strdup(pattern);
-	char **slot;
-
-	if (!copy)
-		return -ENOMEM;
-	slot = ARRAY_APPEND_ITEM(d->what, d->nr_what);
-	if (!slot) {
-		free(copy);
-		return -ENOMEM;
-	}
-	*slot = copy;
-	return 0;
+	return strings__append(&d->what, &d->nr_what, pattern);
 }
 
 static void kernel_ident__clear(struct kernel_ident *k)
