@@ -43,8 +43,8 @@ static struct snapshot *collect(const char *path)
 	return s;
 }
 
-static const struct vdso_symbol *symbol(const struct snapshot *s,
-					const char *name)
+static const struct vdso_symbol *find_symbol(const struct snapshot *s,
+					     const char *name)
 {
 	size_t i;
 
@@ -55,7 +55,8 @@ static const struct vdso_symbol *symbol(const struct snapshot *s,
 	return NULL;
 }
 
-static const struct type_def *type(const struct snapshot *s, const char *name)
+static const struct type_def *find_type(const struct snapshot *s,
+					const char *name)
 {
 	size_t i;
 
@@ -70,8 +71,8 @@ static const struct type_def *type(const struct snapshot *s, const char *name)
 static void test_two_versions(void **state)
 {
 	struct snapshot *s = collect(FIXTURE("vdso32.so"));
-	const struct vdso_symbol *vsyscall = symbol(s, "__kernel_vsyscall");
-	const struct vdso_symbol *gettime = symbol(s, "__vdso_clock_gettime");
+	const struct vdso_symbol *vsyscall = find_symbol(s, "__kernel_vsyscall");
+	const struct vdso_symbol *gettime = find_symbol(s, "__vdso_clock_gettime");
 	size_t i;
 
 	assert_int_equal(s->vdso.nr, 6);
@@ -87,8 +88,8 @@ static void test_two_versions(void **state)
 	assert_string_equal(gettime->args[0].type, "vdso32:__kernel_clockid_t");
 	assert_string_equal(gettime->args[1].type,
 			    "vdso32:struct __kernel_timespec *");
-	assert_int_equal(type(s, "vdso32:struct __kernel_old_timeval")->size, 8);
-	assert_int_equal(type(s, "vdso32:long int")->size, 4);
+	assert_int_equal(find_type(s, "vdso32:struct __kernel_old_timeval")->size, 8);
+	assert_int_equal(find_type(s, "vdso32:long int")->size, 4);
 	snapshot__free(s);
 }
 
@@ -96,14 +97,14 @@ static void test_two_versions(void **state)
 static void test_alias(void **state)
 {
 	struct snapshot *s = collect(FIXTURE("vdso64.so"));
-	const struct vdso_symbol *alias = symbol(s, "clock_gettime");
-	const struct vdso_symbol *fn = symbol(s, "__vdso_clock_gettime");
+	const struct vdso_symbol *alias = find_symbol(s, "clock_gettime");
+	const struct vdso_symbol *fn = find_symbol(s, "__vdso_clock_gettime");
 
 	assert_string_equal(alias->version, "LINUX_2.6");
 	assert_string_equal(alias->ret.type, fn->ret.type);
 	assert_int_equal(alias->nr_args, fn->nr_args);
 	assert_string_equal(alias->args[1].type, "vdso64:struct __kernel_timespec *");
-	assert_int_equal(type(s, "vdso64:struct __kernel_old_timeval")->size, 16);
+	assert_int_equal(find_type(s, "vdso64:struct __kernel_old_timeval")->size, 16);
 	snapshot__free(s);
 }
 
@@ -113,8 +114,8 @@ static void test_x32(void **state)
 	struct snapshot *s = collect(FIXTURE("vdsox32.so"));
 
 	assert_string_equal(s->vdso.v[0].image, "vdsox32");
-	assert_int_equal(type(s, "vdsox32:struct __kernel_old_timeval")->size, 8);
-	assert_int_equal(type(s, "vdsox32:struct __kernel_timespec")->size, 16);
+	assert_int_equal(find_type(s, "vdsox32:struct __kernel_old_timeval")->size, 8);
+	assert_int_equal(find_type(s, "vdsox32:struct __kernel_timespec")->size, 16);
 	snapshot__free(s);
 }
 
@@ -128,8 +129,8 @@ static void test_images_apart(void **state)
 	assert_int_equal(vdso__collect(FIXTURE("vdsox32.so"), s), 0);
 	assert_int_equal(snapshot__sort(s, "test"), 0);
 	assert_int_equal(s->vdso.nr, 7 + 6 + 7);
-	assert_int_equal(type(s, "vdso64:struct timezone")->size, 8);
-	assert_int_equal(type(s, "vdso32:struct timezone")->size, 8);
+	assert_int_equal(find_type(s, "vdso64:struct timezone")->size, 8);
+	assert_int_equal(find_type(s, "vdso32:struct timezone")->size, 8);
 	snapshot__free(s);
 }
 
