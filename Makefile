@@ -67,7 +67,7 @@ ENGINE_SRCS	:= $(addprefix abidiff/match/,what-index.c what-normal.c sysfs-tree.
 		   abidiff/policy/policy.c \
 		   $(addprefix abidiff/report/,text.c json.c markdown.c)
 COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
-		   $(addprefix collectors/sysfs/,sysfs-dir.c stream-reader.c \
+		   $(addprefix collectors/sysfs/,sysfs-dir.c stream-reader.c machine.c \
 			initramfs.c boot.c) \
 		   guest-agent/walk.c \
 		   $(addprefix collectors/dwarf/,elf.c types.c) \

@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "cli/collect.h"
 #include "cli/options.h"
+#include "collectors/sysfs/machine.h"
 #include "lib/print.h"
 #include "model/snapshot-json.h"
 
@@ -50,6 +51,10 @@ static const char collect_usage[] =
 	"  --no-sysfs         do not boot BUILD_DIR's image\n"
 	"  --timeout SECONDS  kill a guest that has not finished (default 300)\n"
 	"  --accel tcg|kvm    QEMU's accelerator (default tcg: software)\n"
+	"  --machine PROFILE  the devices QEMU gives the guest: standard (the\n"
+	"                     default: two NICs, three kinds of disk, USB input,\n"
+	"                     sound, virtio-rng; nothing reaches the host) or\n"
+	"                     minimal (none)\n"
 	"  --raw-values       keep the values read, not only their shapes\n"
 	"  BUILD_DIR          a kernel build (the O= directory, or the tree)\n\n"
 	"When the kernel tree is a git work tree, the snapshot records the commit\n"
@@ -79,6 +84,19 @@ static int add_vdso(const char *cmd, const struct cli_option *opt,
 		return 0;
 	pr_err("out of memory");
 	return -ENOMEM;
+}
+
+static int parse_machine(const char *cmd, const struct cli_option *opt,
+			 const char *arg)
+{
+	const struct machine_profile **machine = opt->value;
+
+	*machine = machine_profile__find(arg);
+	if (*machine)
+		return 0;
+	usage_error(cmd, "--machine is one of %s, not '%s'",
+		    machine_profile__names(), arg);
+	return -EINVAL;
 }
 
 static int parse_accel(const char *cmd, const struct cli_option *opt,
@@ -123,6 +141,7 @@ int do_collect(int argc, char **argv)
 		OPT_BOOL(0, "no-sysfs", &in.no_sysfs),
 		OPT_CALLBACK(0, "timeout", &in.boot.timeout, parse_timeout),
 		OPT_CALLBACK(0, "accel", &in.boot.accel, parse_accel),
+		OPT_CALLBACK(0, "machine", &in.boot.machine, parse_machine),
 		OPT_BOOL(0, "raw-values", &in.boot.keep_raw),
 		OPT_END(),
 	};

@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "collectors/sysfs/machine.h"
 #include "lib/bytes.h"
 #include "lib/compiler.h"
 #include "model/model.h"
@@ -280,6 +281,23 @@ static void show_vdso(const struct snapshot *s)
 	putchar('\n');
 }
 
+/* The machine of the sysfs part: its profile, and what that holds. */
+static void show_machine(const struct machine *m)
+{
+	const struct machine_profile *p;
+
+	printf("%-12s", "machine");
+	if (!m->recorded) {
+		puts("not recorded");
+		return;
+	}
+	fputs_quoted(m->profile, stdout);
+	p = machine_profile__find(m->profile);
+	if (p)
+		printf(" (%s)", p->summary);
+	putchar('\n');
+}
+
 static void show_coverage(const struct coverage *c)
 {
 	printf("%-12s", "coverage");
@@ -302,6 +320,7 @@ static void show_parts_text(const struct show_summary *sum)
 		  TYPE_KIND_COUNT, kind_name);
 	show_part("sysfs", s->sysfs.collected, s->sysfs.nr, " nodes",
 		  sum->nodes, NODE_KIND_COUNT, node_name);
+	show_machine(&s->machine);
 	show_part("docs", s->docs.collected, s->docs.nr, " entries", sum->docs,
 		  LEVEL_COUNT, level_name);
 	show_coverage(&s->coverage);

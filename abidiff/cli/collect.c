@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "collectors/abidocs/abidocs.h"
+#include "collectors/sysfs/machine.h"
 #include "collectors/sysfs/stream-reader.h"
 #include "collectors/sysfs/sysfs-dir.h"
 #include "collectors/vdso/vdso.h"
@@ -122,6 +123,8 @@ static int fill_inputs(struct collect_inputs *in, const char *build_dir)
 			in->boot.image = in->image_buf;
 	}
 	if (in->boot.image) {
+		if (!in->boot.machine)
+			in->boot.machine = machine_profile__find(MACHINE_DEFAULT);
 		in->agent_buf = find_agent();
 		if (!in->agent_buf)
 			return -ENOMEM;

@@ -119,6 +119,25 @@ static int check_arch(const struct snapshot *old, const struct snapshot *new,
 }
 
 /*
+ * Two machines have other devices, so other sysfs trees: comparing them
+ * would report the machine, not the kernel.  A snapshot that records no
+ * machine (a tree read from a directory) is compared with any.
+ */
+static int check_machine(const struct snapshot *old, const struct snapshot *new,
+			 const char *old_name, const char *new_name,
+			 unsigned int parts)
+{
+	const struct machine *a = &old->machine, *b = &new->machine;
+
+	if (!wanted(parts, PART_SYSFS) || !a->recorded || !b->recorded ||
+	    !strcmp(a->profile, b->profile))
+		return 0;
+	pr_err("%s was booted on the %s machine and %s on the %s one: their sysfs trees differ by the machine's devices; collect both with the same --machine, or compare without sysfs (--parts)",
+	       old_name, a->profile, new_name, b->profile);
+	return -EINVAL;
+}
+
+/*
  * diff__run() on the parts to compare: on copies of @old and @new whose
  * other parts are marked not collected.  Without docs OLD keeps its
  * entries, which give the levels and tell instances from interfaces; only
@@ -133,6 +152,8 @@ static int diff_parts(const struct snapshot *old, const struct snapshot *new,
 
 	if (!err)
 		err = check_arch(old, new, old_name, new_name, parts);
+	if (!err)
+		err = check_machine(old, new, old_name, new_name, parts);
 	if (err)
 		return err;
 	if (!wanted(parts, PART_SYSFS))

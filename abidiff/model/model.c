@@ -259,6 +259,7 @@ void snapshot__free(struct snapshot *s)
 	if (!s)
 		return;
 	kernel_ident__clear(&s->kernel);
+	free(s->machine.profile);
 	for (i = 0; i < s->nr_syscall_abis; i++)
 		free(s->syscall_abis[i]);
 	free(s->syscall_abis);

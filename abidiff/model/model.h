@@ -210,6 +210,17 @@ struct doc_entry {
 	char *description;
 };
 
+/*
+ * The machine a kernel booted on for the sysfs part: the profile of
+ * QEMU's devices ("standard", "minimal").  Not recorded for a sysfs part
+ * read from a directory or a stream, nor by snapshots older than
+ * profiles.
+ */
+struct machine {
+	bool recorded;
+	char *profile;
+};
+
 struct coverage {
 	bool computed;
 	uint64_t sysfs_nodes;
@@ -238,6 +249,7 @@ struct snapshot {
 	MODEL_ARRAY(struct type_def) types;
 	MODEL_ARRAY(struct sysfs_node) sysfs;
 	MODEL_ARRAY(struct doc_entry) docs;
+	struct machine machine;
 	struct coverage coverage;
 	char **syscall_abis;
 	size_t nr_syscall_abis;

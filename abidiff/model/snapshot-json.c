@@ -987,6 +987,14 @@ static const struct jfield doc_fields[] = {
 static const struct jrecord doc_jrecord = JRECORD("doc", doc_fields);
 #undef RECORD_TYPE
 
+#define RECORD_TYPE struct machine
+static const struct jfield machine_fields[] = {
+	FIELD("profile", STRING, JF_REQUIRED, profile),
+};
+static const struct jrecord machine_jrecord =
+	JRECORD("machine", machine_fields);
+#undef RECORD_TYPE
+
 #define RECORD_TYPE struct coverage
 static int load_coverage(const struct loader *ld, const struct jpath *jp,
 			 const json_t *obj, void *rec)
@@ -1033,6 +1041,8 @@ static const struct jfield snapshot_fields[] = {
 	     .map_key = offsetof(struct type_def, name)),
 	PART("sysfs", RECORDS, sysfs, add_sysfs_node, .record = &node_jrecord),
 	PART("docs", RECORDS, docs, add_doc, .record = &doc_jrecord),
+	FIELD("machine", RECORD, JF_HAVE, machine,
+	      .have = AT(machine.recorded), .record = &machine_jrecord),
 	FIELD("coverage", RECORD, JF_HAVE, coverage,
 	      .have = AT(coverage.computed), .record = &coverage_jrecord),
 };

@@ -21,6 +21,7 @@
 #include "lib/print.h"
 #include "lib/run-command.h"
 #include "boot.h"
+#include "machine.h"
 #include "stream-reader.h"
 
 #define QEMU		"qemu-system-x86_64"
@@ -149,25 +150,37 @@ static void report_agent(const char *console)
 	free(buf);
 }
 
+/* Room for the arguments below and the longest profile's. */
+#define MAX_QEMU_ARGS	96
+
+/* Append the NULL-terminated @args to @argv, of *@n so far. */
+static void add_args(const char **argv, size_t *n, const char *const *args)
+{
+	while (*args && *n < MAX_QEMU_ARGS - 1)
+		argv[(*n)++] = *args++;
+	argv[*n] = NULL;
+}
+
 static int boot(const struct boot_options *o, const struct boot_files *b)
 {
 	char accel[64], console[320], stream[320];
-	const char *argv[] = {
+	const char *const head[] = {
 		QEMU, "-nodefaults", "-accel", accel, "-m", "512",
 		"-display", "none", "-no-reboot", "-net", "none",
 		"-kernel", o->image, "-initrd", b->initramfs,
 		"-append", "console=ttyS0 panic=-1 rdinit=/init",
-		"-serial", console, "-serial", stream,
-		/*
-		 * Under TCG the guest's clock follows the host's, and on a
-		 * busy host the kernel's timer calibration fails at random:
-		 * the local APIC timer is disabled and, with it, the tick
-		 * broadcast device changes between two boots of one kernel.
-		 * Counting time in instructions executed makes every boot see
-		 * the same machine.  KVM refuses the option: cut for it.
-		 */
-		"-icount", "shift=3,sleep=off", NULL
+		"-serial", console, "-serial", stream, NULL
 	};
+	/*
+	 * Under TCG the guest's clock follows the host's, and on a busy host
+	 * the kernel's timer calibration fails at random: the local APIC
+	 * timer is disabled and, with it, the tick broadcast device changes
+	 * between two boots of one kernel.  Counting time in instructions
+	 * executed makes every boot see the same machine.  KVM refuses it.
+	 */
+	static const char *const icount[] = { "-icount", "shift=3,sleep=off", NULL };
+	const char *argv[MAX_QEMU_ARGS];
+	size_t argc = 0;
 	struct child_process qemu = {
 		.argv = argv, .timeout = o->timeout,
 		.out_fd = CHILD_DEVNULL,
@@ -176,12 +189,14 @@ static int boot(const struct boot_options *o, const struct boot_files *b)
 	int err;
 
 	snprintf(accel, sizeof(accel), "%s", o->accel ? o->accel : "tcg");
-	if (strcmp(accel, "tcg"))
-		argv[ARRAY_SIZE(argv) - 3] = NULL;
 	snprintf(console, sizeof(console), "file:%s", b->console);
 	snprintf(stream, sizeof(stream), "file:%s", b->stream);
-	pr_info("booting %s under QEMU (%s), at most %u s", o->image, accel,
-		o->timeout);
+	add_args(argv, &argc, head);
+	add_args(argv, &argc, o->machine->qemu_args);
+	if (!strcmp(accel, "tcg"))
+		add_args(argv, &argc, icount);
+	pr_info("booting %s under QEMU (%s) on the %s machine, at most %u s",
+		o->image, accel, o->machine->name, o->timeout);
 	qemu.err_fd = open(b->qemu_log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (qemu.err_fd < 0) {
 		err = -errno;
@@ -274,6 +289,11 @@ int sysfs_boot__collect(const struct boot_options *o, struct snapshot *s)
 					 o->keep_raw, s);
 		if (err)
 			quote_console(b.console);
+	}
+	if (!err) {
+		s->machine.profile = strdup(o->machine->name);
+		s->machine.recorded = true;
+		err = s->machine.profile ? 0 : -ENOMEM;
 	}
 	free(buf);
 	remove_files(&b);

@@ -10,8 +10,11 @@
 
 #include "model/model.h"
 
+struct machine_profile;
+
 struct boot_options {
 	const char *image;	/* the bzImage */
+	const struct machine_profile *machine;	/* machine.h */
 	const char *agent;	/* the static kabi-agent */
 	const char *accel;	/* "tcg" (default) or "kvm" */
 	unsigned int timeout;	/* seconds before QEMU is killed */
@@ -28,9 +31,10 @@ int initramfs__write(const char *path, const char *init);
 
 /*
  * sysfs_boot__collect() - boot @o->image with the agent, under QEMU with
- * software emulation (or KVM when asked), no network, no disk, the console
- * on the first serial port and the agent's stream on the second, and add
- * the nodes the agent found to @s.
+ * software emulation (or KVM when asked) on the machine @o->machine (no
+ * network, no disk but QEMU's null ones), the console on the first serial
+ * port and the agent's stream on the second, and add the nodes the agent
+ * found to @s, and the machine's profile.
  *
  * Returns 0, or -errno when QEMU cannot run, the guest does not answer
  * within the timeout, or its stream is incomplete; the error names the

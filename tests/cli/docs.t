@@ -87,10 +87,11 @@ is "$status:$(printf '%s\n' "$out" | python3 -c 'import json, sys; d = json.load
 is "$?:$(cat "$TMP/err")" "0:kabidiff: warning: $ABI: 2 warnings about the ABI documentation; see 'kabidiff docs validate'" \
    "collect --docs --sysfs-dir writes a snapshot"
 run_kabidiff show "$TMP/snap.json"
-is "$(printf '%s\n' "$out" | sed -n '8,13p')" "syscalls    not collected
+is "$(printf '%s\n' "$out" | sed -n '8,14p')" "syscalls    not collected
 vdso        not collected
 types       not collected
 sysfs       21 nodes: 12 dir, 8 file, 1 link
+machine     not recorded
 docs        6 entries: 2 stable, 3 testing, 1 obsolete
 coverage    5 of 8 nodes documented (62.5%)" "the snapshot has docs, sysfs and coverage"
 run_kabidiff undocumented --docs "$ABI" "$TMP/snap.json"

@@ -200,4 +200,12 @@ print(r["old"], r["new"], r["compared"])')" "{'name': '$TMP/norelease.json', 're
 run_kabidiff diff "$TMP/old.json" "$TMP/old.json"
 is "$status:$out:$err" "0::" "header: none when nothing changed, kabidiff X X stays silent"
 
+# two machines' sysfs trees are not compared: their devices differ
+sed 's/"profile": "standard"/"profile": "minimal"/' "$FIXTURES/snapshots/full.json" >"$TMP/minimal-machine.json"
+run_kabidiff diff "$FIXTURES/snapshots/full.json" "$TMP/minimal-machine.json"
+is "$status:$out:$err" "2::kabidiff: $FIXTURES/snapshots/full.json was booted on the standard machine and $TMP/minimal-machine.json on the minimal one: their sysfs trees differ by the machine's devices; collect both with the same --machine, or compare without sysfs (--parts)" \
+   "machine: snapshots of two profiles are refused"
+run_kabidiff diff --parts syscalls,vdso,types,docs "$FIXTURES/snapshots/full.json" "$TMP/minimal-machine.json"
+is "$status:$err" "0:" "machine: without sysfs they compare"
+
 done_testing

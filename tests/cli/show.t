@@ -46,6 +46,7 @@ syscalls    ia32 1 (1 implemented); x32 none; x86_64 5 (4 implemented)
 vdso        vdso32 1 symbol, 0 with prototypes (LINUX_2.5); vdso64 1 symbol, 1 with prototypes (LINUX_2.6)
 types       11: 6 struct, 1 union, 2 enum, 1 typedef, 1 base
 sysfs       29 nodes: 5 dir, 20 file, 3 link, 1 other
+machine     standard (q35: virtio-net and e1000e NICs (no network), virtio-blk, NVMe and AHCI disks (null-co), xHCI with a USB keyboard and tablet, Intel HDA with a codec (no audio), virtio-rng)
 docs        7 entries: 1 stable, 2 testing, 1 unstable, 1 obsolete, 1 private, 1 removed
 coverage    9 of 29 nodes documented (31.0%)
 
@@ -73,14 +74,16 @@ syscalls    not collected
 vdso        not collected
 types       not collected
 sysfs       not collected
+machine     not recorded
 docs        not collected
 coverage    not computed" "show tells parts not collected"
 
 run_kabidiff show "$FIXTURES/snapshots/empty-parts.json"
-is "$(printf '%s\n' "$out" | sed -n '8,13p')" "syscalls    0
+is "$(printf '%s\n' "$out" | sed -n '8,14p')" "syscalls    0
 vdso        0
 types       0
 sysfs       0 nodes
+machine     not recorded
 docs        0 entries
 coverage    no sysfs nodes" "show tells empty parts from parts not collected"
 
