@@ -103,8 +103,9 @@ fresh() {
 # tests/kernel-tree.sh picks when there is none.
 fetch() {
 	start=$(date +%s)
-	if ! vmlinux=$(KABIDIFF_DEBIAN_ABI=$1 "$TOP/tests/debian-vmlinux.sh") ||
-		! vdso=$(KABIDIFF_DEBIAN_ABI=$1 "$TOP/tests/debian-vmlinux.sh" --vdso) ||
+	# --vdso first: one pass over the -dbg package takes the vmlinux too
+	if ! vdso=$(KABIDIFF_DEBIAN_ABI=$1 "$TOP/tests/debian-vmlinux.sh" --vdso) ||
+		! vmlinux=$(KABIDIFF_DEBIAN_ABI=$1 "$TOP/tests/debian-vmlinux.sh") ||
 		! image=$(KABIDIFF_DEBIAN_ABI=$1 "$TOP/tests/debian-vmlinux.sh" --image); then
 		die "could not fetch Debian's $1 kernel (tests/debian-vmlinux.sh)"
 	fi

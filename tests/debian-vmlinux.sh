@@ -9,12 +9,13 @@
 #
 # Without arguments: linux-image-$ABI-amd64-dbg, member
 # ./usr/lib/debug/boot/vmlinux-$ABI-amd64 (6.1: about 630 MB, the .deb is
-# 855 MB; 6.12: about 355 MB, the .deb is 1034 MB).  The same pass takes
-# the vDSO images with DWARF, ./usr/lib/debug/lib/modules/$ABI-amd64/vdso/
-# vdso64.so, vdso32.so and vdsox32.so, into the directory vdso-$ABI-amd64
-# that --vdso prints (a few hundred KB; tar then reads the whole package,
-# a minute or so).  A cache with the vmlinux and without them gets both
-# again.
+# 855 MB; 6.12: about 355 MB, the .deb is 1034 MB).
+# With --vdso: from the same package, the vDSO images with DWARF,
+# ./usr/lib/debug/lib/modules/$ABI-amd64/vdso/vdso64.so, vdso32.so and
+# vdsox32.so, into the directory vdso-$ABI-amd64 whose path it prints (a
+# few hundred KB, but the last members of the package: tar reads all of
+# it, a minute or so), and the vmlinux in the same pass when it is not
+# there yet.
 # With --image: linux-image-$ABI-amd64-unsigned, member
 # ./boot/vmlinuz-$ABI-amd64 (6.1: about 8 MB, the .deb is 70 MB; 6.12:
 # about 12 MB, the .deb is 107 MB).
@@ -125,21 +126,6 @@ esac
 [ -n "$abi_ok" ] ||
 	die "KABIDIFF_DEBIAN_ABI must look like 6.1.0-47 or 6.12.118+deb12, not '$ABI'"
 
-VDSO_IMAGES="vdso64.so vdso32.so vdsox32.so"
-VDSO_MEMBERS=
-if [ "$what" = image ]; then
-	PACKAGE=linux-image-$ABI-amd64-unsigned
-	MEMBER=./boot/vmlinuz-$ABI-amd64
-else
-	PACKAGE=linux-image-$ABI-amd64-dbg
-	MEMBER=./usr/lib/debug/boot/vmlinux-$ABI-amd64
-	for f in $VDSO_IMAGES; do
-		VDSO_MEMBERS="$VDSO_MEMBERS ./usr/lib/debug/lib/modules/$ABI-amd64/vdso/$f"
-	done
-fi
-FINAL=$DIR/${MEMBER##*/}
-VDSO_DIR=$DIR/vdso-$ABI-amd64
-
 # print_result: the path asked for
 print_result() {
 	if [ "$what" = vdso ]; then
@@ -149,10 +135,33 @@ print_result() {
 	fi
 }
 
-if [ -s "$FINAL" ] && { [ -z "$VDSO_MEMBERS" ] || [ -d "$VDSO_DIR" ]; }; then
+if [ "$what" = image ]; then
+	PACKAGE=linux-image-$ABI-amd64-unsigned
+	MEMBER=./boot/vmlinuz-$ABI-amd64
+else
+	PACKAGE=linux-image-$ABI-amd64-dbg
+	MEMBER=./usr/lib/debug/boot/vmlinux-$ABI-amd64
+fi
+FINAL=$DIR/${MEMBER##*/}
+VDSO_DIR=$DIR/vdso-$ABI-amd64
+# The vDSO images, with --vdso only: they come last in the package, so
+# taking them reads all of it.  The vmlinux comes along if it is missing.
+VDSO_MEMBERS=
+if [ "$what" = vdso ]; then
+	for f in vdso64.so vdso32.so vdsox32.so; do
+		VDSO_MEMBERS="$VDSO_MEMBERS ./usr/lib/debug/lib/modules/$ABI-amd64/vdso/$f"
+	done
+	if [ -d "$VDSO_DIR" ]; then
+		print_result
+		exit 0
+	fi
+elif [ -s "$FINAL" ]; then
 	print_result
 	exit 0
 fi
+# The vmlinux too, unless --vdso finds it there already.
+WANT_VMLINUX=1
+[ "$what" != vdso ] || [ ! -s "$FINAL" ] || WANT_VMLINUX=
 
 mkdir -p "$DIR"
 sweep
@@ -193,28 +202,32 @@ fi
 # tar stops once it has every member (--occurrence=1), so dpkg-deb, still
 # writing, gets SIGPIPE and complains: its stderr is shown only when the
 # extraction fails.  tar's status says whether the members were whole.
-say "extracting $MEMBER${VDSO_MEMBERS:+ and the vDSO images}"
+what_out="${WANT_VMLINUX:+ $MEMBER}${VDSO_MEMBERS:+${WANT_VMLINUX:+ and} the vDSO images}"
+say "extracting$what_out"
 start=$(date +%s)
 out=$tmp/${FINAL##*/}
 mkdir "$tmp/x"
 # shellcheck disable=SC2086
 if ! dpkg-deb --fsys-tarfile "$deb" 2>"$tmp/dpkg-deb.err" |
-	tar -x -C "$tmp/x" --occurrence=1 "$MEMBER" $VDSO_MEMBERS ||
-	! mv "$tmp/x/$MEMBER" "$out"; then
+	tar -x -C "$tmp/x" --occurrence=1 ${WANT_VMLINUX:+"$MEMBER"} $VDSO_MEMBERS ||
+	{ [ -n "$WANT_VMLINUX" ] && ! mv "$tmp/x/$MEMBER" "$out"; }; then
 	cat "$tmp/dpkg-deb.err" >&2
 	case $deb in
 	"$tmp"/*) ;;
 	*) rm -f "$deb"; say "removed $deb: the next run downloads it again" ;;
 	esac
-	die "could not extract $MEMBER from $deb"
+	die "could not extract$what_out from $deb"
 fi
-size=$(stat -c %s "$out")
-if [ "$what" != image ]; then
+if [ -z "$WANT_VMLINUX" ]; then
+	size=0
+elif [ "$what" != image ]; then
+	size=$(stat -c %s "$out")
 	[ "$size" -gt 100000000 ] || die "$MEMBER is only $size bytes"
 	elf_complete "$out" || die "$MEMBER is not a complete ELF64 file"
 	LC_ALL=C readelf -S -W "$out" 2>/dev/null | grep -q ' \.debug_info ' ||
 		die "$MEMBER has no .debug_info"
 else
+	size=$(stat -c %s "$out")
 	[ "$size" -gt 1000000 ] || die "$MEMBER is only $size bytes"
 	bzimage_ok "$out" || die "$MEMBER is not a bzImage"
 fi
@@ -228,9 +241,9 @@ if [ -n "$VDSO_MEMBERS" ]; then
 	rm -rf "$VDSO_DIR"
 	mv "$tmp/vdso" "$VDSO_DIR"
 fi
-say "extracted $((size / 1000000)) MB in $(($(date +%s) - start)) s"
+say "extracted in $(($(date +%s) - start)) s${WANT_VMLINUX:+: $((size / 1000000)) MB}"
 
-mv -f "$out" "$FINAL"
+[ -z "$WANT_VMLINUX" ] || mv -f "$out" "$FINAL"
 if [ "${KABIDIFF_KEEP_DEB-}" = 1 ]; then
 	case $deb in
 	"$tmp"/*) mv -f "$deb" "$DIR/" && say "kept $DIR/${deb##*/}" ;;
