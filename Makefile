@@ -29,8 +29,8 @@ BASIC_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE -Wall -Wformat=2 -MMD -MP \
 		   -include abidiff/lib/banned.h \
 		   -DKABIDIFF_VERSION='"$(VERSION)"' \
 		   -DKABIDIFF_LIBEXECDIR='"$(LIBEXECDIR)"' \
-		   $(shell $(PKG_CONFIG) --cflags jansson libdw libgit2 capstone 2>/dev/null)
-LIBS		:= $(shell $(PKG_CONFIG) --libs jansson libdw libgit2 capstone 2>/dev/null)
+		   $(shell $(PKG_CONFIG) --cflags jansson libdw libgit2 capstone libkmod 2>/dev/null)
+LIBS		:= $(shell $(PKG_CONFIG) --libs jansson libdw libgit2 capstone libkmod 2>/dev/null)
 TEST_LIBS	:= $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 SANITIZE	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
 		   -fno-sanitize-recover=all
@@ -67,7 +67,7 @@ ENGINE_SRCS	:= $(addprefix abidiff/match/,what-index.c what-normal.c sysfs-tree.
 		   abidiff/policy/policy.c \
 		   $(addprefix abidiff/report/,text.c json.c markdown.c)
 COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
-		   $(addprefix collectors/sysfs/,sysfs-dir.c stream-reader.c machine.c \
+		   $(addprefix collectors/sysfs/,sysfs-dir.c stream-reader.c machine.c modules.c \
 			initramfs.c boot.c) \
 		   guest-agent/walk.c \
 		   $(addprefix collectors/dwarf/,elf.c types.c) \
@@ -95,7 +95,7 @@ TOOL_BINS	:= $(TEST_TOOLS:%=$(O)/tests/tools/%)
 
 # Debian packages: what building, testing and running need.
 DEB_PACKAGES	:= gcc make pkg-config libjansson-dev libdw-dev libelf-dev \
-		   libgit2-dev libcapstone-dev \
+		   libgit2-dev libcapstone-dev libkmod-dev \
 		   libcmocka-dev perl \
 		   python3 python3-jsonschema valgrind xz-utils time dwarves \
 		   qemu-system-x86 \

@@ -55,6 +55,10 @@ static const char collect_usage[] =
 	"                     default: two NICs, three kinds of disk, USB input,\n"
 	"                     sound, virtio-rng; nothing reaches the host) or\n"
 	"                     minimal (none)\n"
+	"  --modules DIR      the kernel's modules (a lib/modules/RELEASE tree;\n"
+	"                     by default BUILD_DIR when it has modules.order): the\n"
+	"                     machine's drivers and what they depend on go into\n"
+	"                     the guest, which loads them for its devices\n"
 	"  --raw-values       keep the values read, not only their shapes\n"
 	"  BUILD_DIR          a kernel build (the O= directory, or the tree)\n\n"
 	"When the kernel tree is a git work tree, the snapshot records the commit\n"
@@ -142,6 +146,7 @@ int do_collect(int argc, char **argv)
 		OPT_CALLBACK(0, "timeout", &in.boot.timeout, parse_timeout),
 		OPT_CALLBACK(0, "accel", &in.boot.accel, parse_accel),
 		OPT_CALLBACK(0, "machine", &in.boot.machine, parse_machine),
+		OPT_STRING(0, "modules", &in.boot.modules_dir),
 		OPT_BOOL(0, "raw-values", &in.boot.keep_raw),
 		OPT_END(),
 	};

@@ -122,6 +122,13 @@ static int fill_inputs(struct collect_inputs *in, const char *build_dir)
 		if (exists(in->image_buf))
 			in->boot.image = in->image_buf;
 	}
+	if (in->boot.image && build_dir && !in->boot.modules_dir) {
+		in->modules_buf = path_join(build_dir, "modules.order");
+		if (!in->modules_buf)
+			return -ENOMEM;
+		if (exists(in->modules_buf))
+			in->boot.modules_dir = build_dir;
+	}
 	if (in->boot.image) {
 		if (!in->boot.machine)
 			in->boot.machine = machine_profile__find(MACHINE_DEFAULT);
@@ -168,6 +175,7 @@ static void release_inputs(struct collect_inputs *in)
 	free(in->source_buf);
 	free(in->image_buf);
 	free(in->agent_buf);
+	free(in->modules_buf);
 	free(in->docs_repo);
 }
 

@@ -29,7 +29,7 @@ struct collect_inputs {
 	bool vdso_given;	/* by --vdso: the build's are not looked for */
 	char *syscalls_dir;	/* the tree's .tbl files, if there */
 	char *headers_dir;	/* the build's generated asm/, if there */
-	char *vmlinux_buf, *source_buf, *image_buf, *agent_buf;
+	char *vmlinux_buf, *source_buf, *image_buf, *agent_buf, *modules_buf;
 };
 
 /*

@@ -22,6 +22,7 @@
 #include "lib/run-command.h"
 #include "boot.h"
 #include "machine.h"
+#include "modules.h"
 #include "stream-reader.h"
 
 #define QEMU		"qemu-system-x86_64"
@@ -260,6 +261,7 @@ static int check_image(const char *path)
 
 int sysfs_boot__collect(const struct boot_options *o, struct snapshot *s)
 {
+	struct module_set modules = { 0 };
 	struct boot_files b;
 	size_t len;
 	char *buf = NULL;
@@ -276,7 +278,12 @@ int sysfs_boot__collect(const struct boot_options *o, struct snapshot *s)
 	err = make_files(&b);
 	if (err)
 		return err;
-	err = initramfs__write(b.initramfs, o->agent);
+	if (o->modules_dir && o->machine->modules)
+		err = module_set__build(&modules, o->modules_dir,
+					o->machine->modules);
+	if (!err)
+		err = initramfs__write(b.initramfs, o->agent, &modules);
+	module_set__release(&modules);
 	if (!err)
 		err = boot(o, &b);
 	if (!err)

@@ -15,19 +15,26 @@ struct machine_profile;
 struct boot_options {
 	const char *image;	/* the bzImage */
 	const struct machine_profile *machine;	/* machine.h */
+	const char *modules_dir;	/* lib/modules/RELEASE, or NULL */
 	const char *agent;	/* the static kabi-agent */
 	const char *accel;	/* "tcg" (default) or "kvm" */
 	unsigned int timeout;	/* seconds before QEMU is killed */
 	bool keep_raw;		/* keep the values, not only their shapes */
 };
 
+struct module_set;
+
 /*
  * initramfs__write() - write to @path a cpio "newc" archive that the kernel
  * unpacks as its root: /init (the file @init, mode 0755), the directories
- * /dev, /proc, /sys, and the device nodes /dev/console and /dev/ttyS1.
- * Returns 0 or -errno (reported).
+ * /dev, /proc, /sys, and the device nodes /dev/console and /dev/ttyS1;
+ * and with the modules of @modules (NULL or empty: none), each as
+ * /modules/NAME.ko[.xz], their table /modules/modules.kabi
+ * (module_set__table()) and /sbin/modprobe, a link to /init, which the
+ * kernel runs to request a module.  Returns 0 or -errno (reported).
  */
-int initramfs__write(const char *path, const char *init);
+int initramfs__write(const char *path, const char *init,
+		     const struct module_set *modules);
 
 /*
  * sysfs_boot__collect() - boot @o->image with the agent, under QEMU with

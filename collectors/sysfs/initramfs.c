@@ -5,7 +5,8 @@
  * is a 110-byte ASCII header of "070701" and thirteen 8-digit hex fields,
  * the NUL-terminated name padded to 4 bytes, then the data padded to 4
  * bytes; "TRAILER!!!" ends it.  No cpio tool is needed, and no privilege:
- * the device nodes are entries in the archive, not files on the host.
+ * the device nodes are entries in the archive, not files on the host, and
+ * a symbolic link is an entry whose data is its target.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,10 +17,15 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "lib/array.h"
 #include "lib/atomic-file.h"
 #include "lib/fileio.h"
 #include "lib/print.h"
 #include "boot.h"
+#include "modules.h"
+
+/* The largest module file taken: amdgpu.ko is 17 MB. */
+#define MODULE_FILE_MAX		((size_t)64 << 20)
 
 struct entry {
 	const char *name;
@@ -57,8 +63,10 @@ static int write_entry(FILE *f, const struct entry *e, unsigned int ino)
 }
 
 struct archive {
-	const struct entry *entries;
-	size_t nr;
+	struct entry *entries;
+	size_t nr, alloc;
+	char **buffers;		/* the data read, freed with the archive */
+	size_t nr_buffers;
 };
 
 /* A failed write leaves @f in error, which atomic_write() reports. */
@@ -76,27 +84,88 @@ static int write_archive(FILE *f, void *ctx)
 	return 0;
 }
 
-int initramfs__write(const char *path, const char *init)
+static int add(struct archive *a, const struct entry *e)
 {
-	struct entry entries[] = {
+	struct entry *slot = ARRAY_APPEND(a->entries, a->nr, a->alloc);
+
+	if (!slot)
+		return -ENOMEM;
+	*slot = *e;
+	return 0;
+}
+
+/* A regular file @name (mode @mode) holding the contents of @path. */
+static int add_file(struct archive *a, const char *name, unsigned int mode,
+		    const char *path)
+{
+	char **slot = ARRAY_APPEND_ITEM(a->buffers, a->nr_buffers);
+	struct entry e = { name, S_IFREG | mode };
+	int err;
+
+	if (!slot)
+		return -ENOMEM;
+	err = read_file_or_report(path, MODULE_FILE_MAX, slot, &e.len);
+	if (err) {
+		a->nr_buffers--;
+		return err;
+	}
+	e.data = *slot;
+	return add(a, &e);
+}
+
+/* The modules, their table and the modprobe the kernel calls. */
+static int add_modules(struct archive *a, const struct module_set *set)
+{
+	static const struct entry dirs[] = {
+		{ "modules", S_IFDIR | 0755 },
+		{ "sbin", S_IFDIR | 0755 },
+		{ "sbin/modprobe", S_IFLNK | 0777, 0, 0, "/init", 5 },
+	};
+	char **slot;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < ARRAY_SIZE(dirs); i++)
+		err = add(a, &dirs[i]);
+	for (i = 0; !err && i < set->nr; i++)
+		err = add_file(a, set->v[i].file, 0644, set->v[i].path);
+	slot = err ? NULL : ARRAY_APPEND_ITEM(a->buffers, a->nr_buffers);
+	if (!slot)
+		return err ?: -ENOMEM;
+	*slot = module_set__table(set);
+	if (!*slot)
+		return -ENOMEM;
+	return add(a, &(struct entry){ "modules/modules.kabi", S_IFREG | 0644,
+				       0, 0, *slot, strlen(*slot) });
+}
+
+int initramfs__write(const char *path, const char *init,
+		     const struct module_set *modules)
+{
+	static const struct entry base[] = {
 		{ "dev", S_IFDIR | 0755 },
 		{ "dev/console", S_IFCHR | 0600, 5, 1 },
 		{ "dev/ttyS1", S_IFCHR | 0600, 4, 65 },
 		{ "proc", S_IFDIR | 0555 },
 		{ "sys", S_IFDIR | 0555 },
-		{ "init", S_IFREG | 0755 },
 	};
-	struct archive a = { entries, ARRAY_SIZE(entries) };
-	size_t len;
-	char *data;
-	int err;
+	struct archive a = { 0 };
+	size_t i;
+	int err = 0;
 
-	err = read_file_or_report(init, SMALL_FILE_MAX, &data, &len);
-	if (err)
-		return err;
-	entries[a.nr - 1].data = data;
-	entries[a.nr - 1].len = len;
-	err = atomic_write(path, write_archive, &a);
-	free(data);
+	for (i = 0; !err && i < ARRAY_SIZE(base); i++)
+		err = add(&a, &base[i]);
+	if (!err)
+		err = add_file(&a, "init", 0755, init);
+	if (!err && modules && modules->nr)
+		err = add_modules(&a, modules);
+	if (!err)
+		err = atomic_write(path, write_archive, &a);
+	else if (err == -ENOMEM)
+		pr_err("%s: out of memory", path);
+	for (i = 0; i < a.nr_buffers; i++)
+		free(a.buffers[i]);
+	free(a.buffers);
+	free(a.entries);
 	return err;
 }

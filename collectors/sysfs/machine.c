@@ -44,6 +44,21 @@ static const char *const standard_args[] = {
 	NULL
 };
 
+/*
+ * The drivers of those devices, and of what they make: the disks behind
+ * AHCI are SCSI disks, the USB keyboard and tablet HID devices, each input
+ * device gets an event node, the HDA codec is QEMU's own (the generic
+ * codec driver takes it).  Those a kernel has built in are skipped.
+ */
+static const char *const standard_modules[] = {
+	"virtio_pci", "virtio_net", "e1000e",
+	"virtio_blk", "nvme", "ahci", "sd_mod",
+	"xhci_pci", "usbhid", "hid_generic", "evdev",
+	"snd_hda_intel", "snd_hda_codec_generic",
+	"virtio_rng",
+	NULL
+};
+
 static const char *const minimal_args[] = {
 	"-machine", "pc",
 	NULL
@@ -54,6 +69,7 @@ static const struct machine_profile profiles[] = {
 		.name = "standard",
 		.summary = "q35: virtio-net and e1000e NICs (no network), virtio-blk, NVMe and AHCI disks (null-co), xHCI with a USB keyboard and tablet, Intel HDA with a codec (no audio), virtio-rng",
 		.qemu_args = standard_args,
+		.modules = standard_modules,
 	},
 	{
 		.name = "minimal",

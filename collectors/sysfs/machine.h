@@ -12,6 +12,12 @@ struct machine_profile {
 	const char *name;		/* "standard", "minimal" */
 	const char *summary;		/* one line, for show and the man page */
 	const char *const *qemu_args;	/* NULL-terminated */
+	/*
+	 * The modules that drive its devices, NULL-terminated: they, and
+	 * what they depend on, go into the initramfs of a kernel that has
+	 * modules, for the guest agent to load as the devices ask for them.
+	 */
+	const char *const *modules;
 };
 
 /* machine_profile__find() - the profile named @name, or NULL. */
