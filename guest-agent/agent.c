@@ -64,6 +64,7 @@
 #include "stream.h"
 #include "walk.h"
 #include "agent.h"
+#include "coldplug.h"
 
 /* the stream being written, with its running checksum */
 struct out {
@@ -128,6 +129,8 @@ struct agent {
 	size_t resume_tree;
 	bool resuming;
 	char resume[PATH_MAX];
+	/* the modules loaded, sent after the nodes */
+	struct loads loads;
 	/* the watchdog's own */
 	pid_t walker;
 	int alive;		/* ends when the walker does */
@@ -337,6 +340,17 @@ static void put_node(struct shared *s, enum stream_kind kind,
 	memcpy(s->prev + same, path + same, plen - same);
 	s->prev_len = plen;
 	s->nodes++;
+}
+
+static void put_load(struct out *o, const struct load *l)
+{
+	size_t ln = strlen(l->name), lc = strlen(l->cause);
+
+	out_frame(o, STREAM_MODULE, STREAM_MODULE_FIXED + 2 + ln + 2 + lc);
+	out_u8(o, l->how);
+	out_u32(o, l->err);
+	out_str(o, l->name, ln);
+	out_str(o, l->cause, lc);
 }
 
 static void put_trailer(struct out *o, uint64_t nodes)
@@ -695,6 +709,13 @@ static int dump(struct agent *a, int fd, const struct tree *trees, size_t nr)
 	s->out.fd = fd;
 	put_header(a, &u);
 	ret = watch(a);
+	if (!ret && !a->host) {
+		size_t i;
+
+		coldplug_requests(&a->loads);
+		for (i = 0; i < a->loads.nr; i++)
+			put_load(&s->out, &a->loads.v[i]);
+	}
 	if (!ret)
 		put_trailer(&s->out, s->nodes);
 	out_flush(&s->out);
@@ -834,6 +855,10 @@ static void run_guest(struct agent *a)
 	fd = open_channel();
 	if (fd < 0)
 		return;
+	if (!access(COLDPLUG_TABLE, R_OK))
+		say("%s: loaded %zu modules for the devices, in %llu ms",
+		    KABIDIFF_VERSION, coldplug(&a->loads),
+		    (unsigned long long)(now_ms() - start));
 	say("%s: streaming /sys and /proc/sys to %s", KABIDIFF_VERSION,
 	    AGENT_CHANNEL);
 	ret = dump(a, fd, guest_trees, ARRAY_SIZE(guest_trees));
@@ -946,6 +971,11 @@ int main(int argc, char **argv)
 {
 	static struct agent agent = { .timeout_ms = AGENT_TIMEOUT_MS };
 
+	const char *self = strrchr(argv[0], '/');
+
+	/* the kernel's request_module() runs /sbin/modprobe, a link to us */
+	if (!strcmp(self ? self + 1 : argv[0], "modprobe"))
+		return modprobe_main(argc, argv);
 	/* a closed standard output is an error to report, not a death */
 	signal(SIGPIPE, SIG_IGN);
 	if (getpid() == 1) {

@@ -9,7 +9,7 @@
  * reader (collectors/sysfs/stream-reader.c).  It includes only libc headers
  * and defines no object, so the static agent and the host share it.
  *
- *	stream  := magic header node* trailer
+ *	stream  := magic header node* module* trailer
  *	frame   := u8 type, u32 payload length, payload
  *
  * Integers are little-endian and unsigned.  A string is a u16 length and
@@ -29,7 +29,9 @@
 #define STREAM_MAGIC		"\x89KABI\r\n\n"
 #define STREAM_MAGIC_LEN	8
 
-#define STREAM_VERSION		1
+/* version 2 added the module frames; a reader takes both */
+#define STREAM_VERSION		2
+#define STREAM_VERSION_MIN	1
 
 /* a frame: type byte, payload length, payload */
 #define STREAM_FRAME_HEAD	5
@@ -39,6 +41,7 @@
 enum stream_frame {
 	STREAM_HEADER	= 'H',	/* once, first */
 	STREAM_NODE	= 'N',	/* once per node */
+	STREAM_MODULE	= 'M',	/* once per module load, after the nodes */
 	STREAM_TRAILER	= 'T',	/* once, last */
 };
 
@@ -89,6 +92,25 @@ enum stream_value {
 	STREAM_VAL_TIMEOUT	= 5,	/* no answer in timeout_ms; empty */
 };
 #define STREAM_VAL_MAX		STREAM_VAL_TIMEOUT
+
+/*
+ * Module payload (version 2): a module the agent, or the kernel through
+ * /sbin/modprobe, loaded or tried to load
+ *	u8  how			enum stream_load
+ *	u32 error		0, or the errno finit_module() failed with
+ *	str name		the module: "e1000e"
+ *	str cause		what asked for it: a device's modalias, the
+ *				module that depends on it, the name the kernel
+ *				requested
+ */
+#define STREAM_MODULE_FIXED	5
+
+enum stream_load {
+	STREAM_LOAD_DEVICE	= 0,	/* a device's modalias matched */
+	STREAM_LOAD_DEPENDENCY	= 1,	/* a module loaded needs it */
+	STREAM_LOAD_REQUEST	= 2,	/* the kernel's request_module() */
+};
+#define STREAM_LOAD_MAX		STREAM_LOAD_REQUEST
 
 /*
  * Trailer payload:

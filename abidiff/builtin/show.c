@@ -281,6 +281,30 @@ static void show_vdso(const struct snapshot *s)
 	putchar('\n');
 }
 
+/* "modules     44 loaded (14 for devices); failed: nvme ENODEV" */
+static void show_modules(const struct machine *m)
+{
+	const char *sep = "; failed: ";
+	size_t i, failed = 0, devices = 0;
+
+	for (i = 0; i < m->nr_modules; i++) {
+		failed += !!m->modules[i].error;
+		devices += m->modules[i].how == MODULE_FOR_DEVICE;
+	}
+	printf("%-12s%zu loaded (%zu for devices)", "modules",
+	       m->nr_modules - failed, devices);
+	for (i = 0; i < m->nr_modules; i++) {
+		if (!m->modules[i].error)
+			continue;
+		fputs(sep, stdout);
+		fputs_quoted(m->modules[i].name, stdout);
+		putchar(' ');
+		fputs_quoted(m->modules[i].error, stdout);
+		sep = ", ";
+	}
+	putchar('\n');
+}
+
 /* The machine of the sysfs part: its profile, and what that holds. */
 static void show_machine(const struct machine *m)
 {
@@ -291,11 +315,16 @@ static void show_machine(const struct machine *m)
 		puts("not recorded");
 		return;
 	}
-	fputs_quoted(m->profile, stdout);
-	p = machine_profile__find(m->profile);
+	if (m->profile)
+		fputs_quoted(m->profile, stdout);
+	else
+		fputs("(unknown)", stdout);
+	p = m->profile ? machine_profile__find(m->profile) : NULL;
 	if (p)
 		printf(" (%s)", p->summary);
 	putchar('\n');
+	if (m->nr_modules)
+		show_modules(m);
 }
 
 static void show_coverage(const struct coverage *c)

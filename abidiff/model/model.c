@@ -47,6 +47,12 @@ static const char *const abi_level_names[LEVEL_COUNT] = {
 	[LEVEL_UNDOCUMENTED]	= "undocumented",
 };
 
+static const char *const module_how_names[MODULE_HOW_COUNT] = {
+	[MODULE_FOR_DEVICE]	= "device",
+	[MODULE_FOR_DEPENDENCY]	= "dependency",
+	[MODULE_FOR_REQUEST]	= "request",
+};
+
 static const char *name_of(const char *const *names, unsigned int count,
 			   unsigned int value)
 {
@@ -86,6 +92,7 @@ DEFINE_NAME_TABLE(type_kind, enum type_kind, type_kind_names, TYPE_KIND_COUNT)
 DEFINE_NAME_TABLE(node_kind, enum node_kind, node_kind_names, NODE_KIND_COUNT)
 DEFINE_NAME_TABLE(value_shape, enum value_shape, value_shape_names, SHAPE_COUNT)
 DEFINE_NAME_TABLE(abi_level, enum abi_level, abi_level_names, LEVEL_COUNT)
+DEFINE_NAME_TABLE(module_how, enum module_how, module_how_names, MODULE_HOW_COUNT)
 
 struct snapshot *snapshot__new(void)
 {
@@ -125,6 +132,11 @@ struct sysfs_node *snapshot__add_sysfs_node(struct snapshot *s)
 struct doc_entry *snapshot__add_doc(struct snapshot *s)
 {
 	return SNAPSHOT_ADD(docs);
+}
+
+struct module_load *machine__add_module(struct machine *m)
+{
+	return ARRAY_APPEND_ITEM(m->modules, m->nr_modules);
 }
 
 int snapshot__add_syscall_abi(struct snapshot *s, const char *abi)
@@ -260,6 +272,12 @@ void snapshot__free(struct snapshot *s)
 		return;
 	kernel_ident__clear(&s->kernel);
 	free(s->machine.profile);
+	for (i = 0; i < s->machine.nr_modules; i++) {
+		free(s->machine.modules[i].name);
+		free(s->machine.modules[i].cause);
+		free(s->machine.modules[i].error);
+	}
+	free(s->machine.modules);
 	for (i = 0; i < s->nr_syscall_abis; i++)
 		free(s->syscall_abis[i]);
 	free(s->syscall_abis);

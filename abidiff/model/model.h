@@ -210,15 +210,33 @@ struct doc_entry {
 	char *description;
 };
 
+enum module_how {
+	MODULE_FOR_DEVICE,	/* a device's modalias matched its alias */
+	MODULE_FOR_DEPENDENCY,	/* a module loaded needs it */
+	MODULE_FOR_REQUEST,	/* the kernel requested it */
+	MODULE_HOW_COUNT,
+};
+
+/* A module the guest loaded, or tried to, before its sysfs was walked. */
+struct module_load {
+	char *name;		/* "e1000e" */
+	enum module_how how;
+	char *cause;		/* the modalias, module or name that asked */
+	char *error;		/* errno's name when it failed; NULL: loaded */
+};
+
 /*
  * The machine a kernel booted on for the sysfs part: the profile of
- * QEMU's devices ("standard", "minimal").  Not recorded for a sysfs part
- * read from a directory or a stream, nor by snapshots older than
- * profiles.
+ * QEMU's devices ("standard", "minimal"), and the modules the guest
+ * loaded for them, in name order.  Not recorded for a sysfs part read
+ * from a directory, nor by snapshots older than profiles; a guest's
+ * stream read alone has modules but no profile.
  */
 struct machine {
 	bool recorded;
-	char *profile;
+	char *profile;		/* NULL: not known */
+	struct module_load *modules;
+	size_t nr_modules;
 };
 
 struct coverage {
@@ -277,6 +295,9 @@ struct doc_entry *snapshot__add_doc(struct snapshot *s);
  * syscall tables @s holds.  Returns 0 or -ENOMEM.
  */
 int snapshot__add_syscall_abi(struct snapshot *s, const char *abi);
+
+/* machine__add_module() - append a zeroed record; NULL with errno ENOMEM. */
+struct module_load *machine__add_module(struct machine *m);
 
 /*
  * snapshot__has_syscall_abi() - whether @s, sorted, holds the syscall table
@@ -354,6 +375,7 @@ const char *type_kind__name(enum type_kind kind);
 const char *node_kind__name(enum node_kind kind);
 const char *value_shape__name(enum value_shape shape);
 const char *abi_level__name(enum abi_level level);
+const char *module_how__name(enum module_how how);
 
 /*
  * The reverse lookups: 0 and the value in @out, or -EINVAL for an unknown
@@ -364,6 +386,7 @@ int type_kind__parse(const char *name, enum type_kind *out);
 int node_kind__parse(const char *name, enum node_kind *out);
 int value_shape__parse(const char *name, enum value_shape *out);
 int abi_level__parse(const char *name, enum abi_level *out);
+int module_how__parse(const char *name, enum module_how *out);
 
 /*
  * name_table__parse() - find @name in the table of @count @names (NULL

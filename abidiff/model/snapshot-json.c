@@ -662,6 +662,7 @@ ADD(add_member, type__add_member)
 ADD(add_enumerator, type__add_enumerator)
 ADD(add_sysfs_node, snapshot__add_sysfs_node)
 ADD(add_doc, snapshot__add_doc)
+ADD(add_module_load, machine__add_module)
 
 static int add_what(void *rec, const char *s)
 {
@@ -682,6 +683,7 @@ NAMES(type_kind)
 NAMES(node_kind)
 NAMES(value_shape)
 NAMES(abi_level)
+NAMES(module_how)
 
 static const char *const syscall_source_names[] = {
 	"table", "dwarf", "ftrace", "switch", "tbl",
@@ -987,9 +989,22 @@ static const struct jfield doc_fields[] = {
 static const struct jrecord doc_jrecord = JRECORD("doc", doc_fields);
 #undef RECORD_TYPE
 
+#define RECORD_TYPE struct module_load
+static const struct jfield module_fields[] = {
+	FIELD("name", STRING, JF_REQUIRED, name),
+	FIELD("how", ENUM, JF_REQUIRED, how, .names = module_how_names,
+	      .nr_names = MODULE_HOW_COUNT, .max = MODULE_HOW_COUNT - 1),
+	FIELD("cause", STRING, JF_OPTIONAL, cause),
+	FIELD("error", STRING, JF_OPTIONAL, error),
+};
+static const struct jrecord module_jrecord = JRECORD("module", module_fields);
+#undef RECORD_TYPE
+
 #define RECORD_TYPE struct machine
 static const struct jfield machine_fields[] = {
-	FIELD("profile", STRING, JF_REQUIRED, profile),
+	FIELD("profile", STRING, JF_OPTIONAL, profile),
+	FIELD("modules", RECORDS, JF_OPTIONAL, modules, .nr = AT(nr_modules),
+	      .record = &module_jrecord, .add = add_module_load),
 };
 static const struct jrecord machine_jrecord =
 	JRECORD("machine", machine_fields);

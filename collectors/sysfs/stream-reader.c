@@ -172,6 +172,8 @@ struct reader {
 	size_t first;		/* the first node's index in s->sysfs */
 	size_t *offsets;	/* each node's frame, for check_unique() */
 	size_t nr_offsets, alloc_offsets;
+	unsigned int version;	/* the header's */
+	uint64_t modules;	/* module frames read: no node may follow */
 };
 
 /*
@@ -241,9 +243,10 @@ static int read_header(struct reader *r, size_t off, struct cursor *payload)
 	version = stream_get_le16(fixed);
 	flags = stream_get_le16(fixed + 2);
 	cap = stream_get_le32(fixed + 4);
-	if (version != STREAM_VERSION)
-		return bad(r, off, "format version %u, this reader knows %d",
-			   version, STREAM_VERSION);
+	if (version < STREAM_VERSION_MIN || version > STREAM_VERSION)
+		return bad(r, off, "format version %u, this reader knows %d to %d",
+			   version, STREAM_VERSION_MIN, STREAM_VERSION);
+	r->version = version;
 	if (flags & ~STREAM_F_HOST)
 		return bad(r, off, "unknown flags 0x%04x", flags);
 	if (cap != STREAM_VALUE_CAP)
@@ -463,6 +466,48 @@ static int read_node(struct reader *r, size_t off, struct cursor *payload)
 	return n->kind == NODE_FILE ? set_value(r, n, fixed[1], &value) : 0;
 }
 
+static const enum module_how hows[] = {
+	[STREAM_LOAD_DEVICE]		= MODULE_FOR_DEVICE,
+	[STREAM_LOAD_DEPENDENCY]	= MODULE_FOR_DEPENDENCY,
+	[STREAM_LOAD_REQUEST]		= MODULE_FOR_REQUEST,
+};
+
+/* A module the guest loaded: into the machine's list, as it comes. */
+static int read_module(struct reader *r, size_t off, struct cursor *payload)
+{
+	struct bytes name, cause;
+	const unsigned char *fixed;
+	struct module_load *m;
+	uint32_t err;
+
+	if (r->version < 2)
+		return bad(r, off, "a module frame in a stream of version %u",
+			   r->version);
+	if (!take(payload, STREAM_MODULE_FIXED, &fixed) ||
+	    !take_str(payload, &name) || !take_str(payload, &cause))
+		return bad(r, off, "module %" PRIu64 ": its fields run past its length",
+			   r->modules);
+	if (payload->p != payload->end)
+		return bad(r, off, "module %" PRIu64 ": %td bytes left over after its fields",
+			   r->modules, payload->end - payload->p);
+	if (fixed[0] > STREAM_LOAD_MAX)
+		return bad(r, off, "module %" PRIu64 ": unknown cause %u",
+			   r->modules, fixed[0]);
+	if (!name.len)
+		return bad(r, off, "module %" PRIu64 ": no name", r->modules);
+	m = machine__add_module(&r->s->machine);
+	if (!m)
+		return -ENOMEM;
+	r->s->machine.recorded = true;
+	r->modules++;
+	m->how = hows[fixed[0]];
+	err = stream_get_le32(fixed + 1);
+	m->name = bytes_dup(&name);
+	m->cause = bytes_dup(&cause);
+	m->error = err ? strdup(strerrorname_np(err) ?: "an unknown error") : NULL;
+	return m->name && m->cause && (!err || m->error) ? 0 : -ENOMEM;
+}
+
 static int read_trailer(struct reader *r, size_t off, struct cursor *payload)
 {
 	const unsigned char *t = payload->p;
@@ -564,8 +609,12 @@ static int read_frames(struct reader *r, size_t len)
 			err = read_header(r, off, &payload);
 		} else if (!header) {
 			return bad(r, off, "the first frame is not the header");
+		} else if (type == STREAM_NODE && r->modules) {
+			return bad(r, off, "a node after the modules");
 		} else if (type == STREAM_NODE) {
 			err = read_node(r, off, &payload);
+		} else if (type == STREAM_MODULE) {
+			err = read_module(r, off, &payload);
 		} else if (type == STREAM_TRAILER) {
 			err = read_trailer(r, off, &payload);
 			if (!err && pos != len)

@@ -164,7 +164,7 @@ fi
 is "$(tail -n 1 "$TMP/d1" | cut -d' ' -f2)" "nodes=$(wc -l <"$TMP/expected")" \
    "the trailer counts the nodes"
 is "$(head -n 1 "$TMP/d1" | cut -d' ' -f1-5)" \
-   "header version=1 flags=host cap=4096 timeout_ms=1000" \
+   "header version=2 flags=host cap=4096 timeout_ms=1000" \
    "the header: version, host flag, cap, default timeout"
 is "$(head -n 1 "$TMP/d1" | sed 's/.* release=\([^ ]*\) .*/\1/')" \
    "$(uname -r)" "the header carries the kernel release"
@@ -188,7 +188,7 @@ run_agent "$TMP/s2" --root "$TREE" --read-other --read-timeout 300
 is "$status:$err" "0:" "--read-other: exits 0 and says nothing"
 $STREAM dump "$TMP/s2" >"$TMP/d2"
 diff "$TMP/d1" "$TMP/d2" | grep '^>' >"$TMP/got"
-is "$(cat "$TMP/got")" "> header version=1 flags=host cap=4096 timeout_ms=300 $(
+is "$(cat "$TMP/got")" "> header version=2 flags=host cap=4096 timeout_ms=300 $(
 	head -n 1 "$TMP/d1" | cut -d' ' -f6-)
 > other 0644 /sys/fifo-idle timeout
 > other 0644 /sys/fifo-nowriter timeout

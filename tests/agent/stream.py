@@ -24,10 +24,11 @@ magic): did the guest start the agent?".  This is an independent reading of the 
 it shares no code with the agent (the checksum is Python's zlib.crc32), so
 the tests check the format, not just that the C agrees with itself.
 
-dump prints the header, one line per node and the trailer:
+dump prints the header, one line per node, one per module and the trailer:
 
-    header version=1 flags=host cap=4096 timeout_ms=1000 agent=0.1 ...
+    header version=2 flags=host cap=4096 timeout_ms=1000 agent=0.1 ...
     KIND MODE PATH [-> TARGET] [STATUS [LENGTH] [VALUE]]
+    module NAME HOW CAUSE error=ERRNO
     trailer nodes=N crc=0xCCCCCCCC
 
 KIND is dir, file, link or other; MODE four octal digits; STATUS one of
@@ -42,12 +43,14 @@ import sys
 import zlib
 
 MAGIC = b"\x89KABI\r\n\n"
-VERSION = 1
+VERSION = 2
+VERSION_MIN = 1
 MAX_PAYLOAD = 65536
 VALUE_CAP = 4096
 KINDS = ["dir", "file", "link", "other"]
 STATUSES = ["none", "data", "truncated", "open-error", "read-error",
             "timeout"]
+LOADS = ["device", "dependency", "request"]
 FLAGS = {1: "host"}
 FLAGS_KNOWN = 1
 
@@ -113,9 +116,9 @@ def parse_header(off, payload):
     p = Payload(payload, off, "header")
     h = {"version": p.u("H"), "flags": p.u("H"), "cap": p.u("I"),
          "timeout_ms": p.u("I")}
-    if h["version"] != VERSION:
+    if not VERSION_MIN <= h["version"] <= VERSION:
         raise StreamError(off, f"format version {h['version']}, "
-                          f"this reader knows {VERSION}")
+                          f"this reader knows {VERSION_MIN} to {VERSION}")
     if h["flags"] & ~FLAGS_KNOWN:
         raise StreamError(off, f"unknown flags 0x{h['flags']:04x}")
     if h["cap"] != VALUE_CAP:
@@ -169,11 +172,26 @@ def parse_node(off, payload, n, prev):
             "target": target, "status": st, "value": value}
 
 
+def parse_module(off, payload, n, version):
+    if version < 2:
+        raise StreamError(off, f"a module frame in a stream of version "
+                          f"{version}")
+    p = Payload(payload, off, f"module {n}")
+    how, err, name, cause = p.u("B"), p.u("I"), p.str(), p.str()
+    p.end()
+    if how >= len(LOADS):
+        raise StreamError(off, f"module {n}: unknown cause {how}")
+    if not name:
+        raise StreamError(off, f"module {n}: no name")
+    return {"how": LOADS[how], "error": err, "name": name, "cause": cause}
+
+
 def parse(data):
-    """Return (header, nodes, trailer) or raise StreamError."""
+    """Return (header, nodes, trailer) or raise StreamError; the module
+    frames go into the trailer's "modules"."""
     if data[:len(MAGIC)] != MAGIC:
         raise NotAStream(len(data))
-    header, nodes, offsets, trailer = None, [], [], None
+    header, nodes, offsets, trailer, modules = None, [], [], None, []
     for off, ftype, payload in frames(data):
         if ftype == ord("H"):
             if header is not None or nodes:
@@ -182,7 +200,12 @@ def parse(data):
             continue
         if header is None:
             raise StreamError(off, "the first frame is not the header")
-        if ftype == ord("N"):
+        if ftype == ord("N") and modules:
+            raise StreamError(off, "a node after the modules")
+        if ftype == ord("M"):
+            modules.append(parse_module(off, payload, len(modules),
+                                        header["version"]))
+        elif ftype == ord("N"):
             prev = nodes[-1]["path"] if nodes else b""
             nodes.append(parse_node(off, payload, len(nodes), prev))
             offsets.append(off)
@@ -199,7 +222,7 @@ def parse(data):
             if count != len(nodes):
                 raise StreamError(off, f"the trailer counts {count} nodes, "
                                   f"the stream holds {len(nodes)}")
-            trailer = {"nodes": count, "crc": crc}
+            trailer = {"nodes": count, "crc": crc, "modules": modules}
             end = off + 5 + len(payload)
             if end != len(data):
                 raise StreamError(end, f"{len(data) - end} bytes after "
@@ -264,6 +287,9 @@ def dump(header, nodes, trailer):
         elif st == "timeout":
             line += " timeout"
         print(line.rstrip())
+    for m in trailer["modules"]:
+        print(f"module {esc(m['name'])} {m['how']} {esc(m['cause'])} "
+              f"error={m['error']}")
     print(f"trailer nodes={trailer['nodes']} crc={trailer['crc']:#010x}")
 
 
@@ -305,6 +331,12 @@ GOOD_NODES = [
     (1, 3, 0o200, b"/proc/sys/vm/drop_caches", b"", b"EACCES"),
     (1, 5, 0o644, b"/proc/sys/vm/swappiness", b"", b""),
 ]
+
+
+def module_payload(how=0, err=0, name=b"e1000e",
+                   cause=b"pci:v00008086d000010D3sv00008086sd00000000bc02sc00i00",
+                   extra=b""):
+    return struct.pack("<BI", how, err) + string(name) + string(cause) + extra
 
 
 def write(header=None, nodes=None, payloads=None, count=None, crc=None,
@@ -362,7 +394,21 @@ BAD = {
     "unknown-frame": lambda: write(frames_after=frame("X", b"")),
     "long-frame": lambda: write(frames_after=b"N" + struct.pack(
         "<I", MAX_PAYLOAD + 1) + bytes(MAX_PAYLOAD + 1)),
-    "version": lambda: write(header=header_payload(version=2)),
+    "version": lambda: write(header=header_payload(version=3)),
+    "module-v1": lambda: write(header=header_payload(version=1),
+                               frames_after=frame("M", module_payload())),
+    "module-short": lambda: write(frames_after=frame(
+        "M", module_payload()[:-1])),
+    "module-extra": lambda: write(frames_after=frame(
+        "M", module_payload(extra=b"\0"))),
+    "module-how": lambda: write(frames_after=frame(
+        "M", module_payload(how=3))),
+    "module-no-name": lambda: write(frames_after=frame(
+        "M", module_payload(name=b""))),
+    "node-after-module": lambda: write(frames_after=frame(
+        "M", module_payload()) + frame("N", node_payload(
+            1, 1, 0o444, b"/sys/module/e1000e/refcnt", value=b"0\n",
+            prev=GOOD_NODES[-1][3]))),
     "flags": lambda: write(header=header_payload(flags=3)),
     "cap": lambda: write(header=header_payload(cap=1024)),
     "header-short": lambda: write(header=header_payload()[:-1]),

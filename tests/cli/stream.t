@@ -101,7 +101,13 @@ no-header	byte 8: the first frame is not the header
 two-headers	byte 4367: a header that is not first
 unknown-frame	byte 4367: unknown frame type 0x58
 long-frame	byte 4367: frame length 65537 is over 65536: corrupt
-version	byte 8: format version 2, this reader knows 1
+version	byte 8: format version 3, this reader knows 1 to 2
+module-v1	byte 4367: a module frame in a stream of version 1
+module-short	byte 4367: module 0: its fields run past its length
+module-extra	byte 4367: module 0: 1 bytes left over after its fields
+module-how	byte 4367: module 0: unknown cause 3
+module-no-name	byte 4367: module 0: no name
+node-after-module	byte 4440: a node after the modules
 flags	byte 8: unknown flags 0x0003
 cap	byte 8: value cap 1024, expected 4096
 header-short	byte 8: header: its fields run past its length
@@ -135,7 +141,7 @@ repeated-path	byte 4367: node 6: path "/sys/kernel/uevent_seqnum" came before, a
 trailer-short	byte 4367: trailer of 8 bytes, not 12
 trailer-extra	byte 4367: trailer of 13 bytes, not 12
 count	byte 4367: the trailer counts 7 nodes, the stream holds 6
-crc	byte 4367: checksum mismatch: the trailer says 0x00000000, the bytes give 0x70d636b1
+crc	byte 4367: checksum mismatch: the trailer says 0x00000000, the bytes give 0x3d5b9fa1
 after	byte 4384: 1 bytes after the trailer
 no-trailer	byte 4367: no trailer: the stream ends after 6 nodes
 cut	byte 4367: truncated: the frame needs 12 bytes, 11 remain
