@@ -5,6 +5,7 @@
 #
 #   vmlinux=$(tests/debian-vmlinux.sh) || exit 2          # ELF with DWARF
 #   vdso=$(tests/debian-vmlinux.sh --vdso) || exit 2      # vDSO images
+#   modules=$(tests/debian-vmlinux.sh --modules) || exit 2  # lib/modules/R
 #   bzimage=$(tests/debian-vmlinux.sh --image) || exit 2  # bootable bzImage
 #
 # Without arguments: linux-image-$ABI-amd64-dbg, member
@@ -15,7 +16,10 @@
 # vdsox32.so, into the directory vdso-$ABI-amd64 whose path it prints (a
 # few hundred KB, but the last members of the package: tar reads all of
 # it, a minute or so), and the vmlinux in the same pass when it is not
-# there yet.
+# there yet.  With --modules: from the -unsigned package, its
+# ./lib/modules/$ABI-amd64/ (4,023 plain .ko in 6.1.0-57, 4,230 .ko.xz in
+# 6.12.118, with modules.order and modules.builtin) into the directory
+# modules-$ABI-amd64 whose path it prints, and the vmlinuz likewise.
 # With --image: linux-image-$ABI-amd64-unsigned, member
 # ./boot/vmlinuz-$ABI-amd64 (6.1: about 8 MB, the .deb is 70 MB; 6.12:
 # about 12 MB, the .deb is 107 MB).
@@ -99,6 +103,7 @@ case ${1-} in
 '') ;;
 --image) what=image; shift ;;
 --vdso) what=vdso; shift ;;
+--modules) what=modules; shift ;;
 -h | --help) usage 0 ;;
 *) say "unknown argument: $1"; usage 2 ;;
 esac
@@ -126,42 +131,48 @@ esac
 [ -n "$abi_ok" ] ||
 	die "KABIDIFF_DEBIAN_ABI must look like 6.1.0-47 or 6.12.118+deb12, not '$ABI'"
 
-# print_result: the path asked for
-print_result() {
-	if [ "$what" = vdso ]; then
-		printf '%s\n' "$VDSO_DIR"
-	else
-		printf '%s\n' "$FINAL"
-	fi
-}
-
-if [ "$what" = image ]; then
+# What to take: MEMBER, the one file, and with --vdso or --modules EXTRA,
+# more members, which go into EXTRA_DIR.  The extra members come last in
+# their package, so taking them reads all of it; MEMBER comes along in
+# the same pass when it is not in the cache yet.
+EXTRA=
+EXTRA_DIR=
+case $what in
+image | modules)
 	PACKAGE=linux-image-$ABI-amd64-unsigned
 	MEMBER=./boot/vmlinuz-$ABI-amd64
-else
+	;;
+*)
 	PACKAGE=linux-image-$ABI-amd64-dbg
 	MEMBER=./usr/lib/debug/boot/vmlinux-$ABI-amd64
-fi
-FINAL=$DIR/${MEMBER##*/}
-VDSO_DIR=$DIR/vdso-$ABI-amd64
-# The vDSO images, with --vdso only: they come last in the package, so
-# taking them reads all of it.  The vmlinux comes along if it is missing.
-VDSO_MEMBERS=
-if [ "$what" = vdso ]; then
+	;;
+esac
+case $what in
+vdso)
 	for f in vdso64.so vdso32.so vdsox32.so; do
-		VDSO_MEMBERS="$VDSO_MEMBERS ./usr/lib/debug/lib/modules/$ABI-amd64/vdso/$f"
+		EXTRA="$EXTRA ./usr/lib/debug/lib/modules/$ABI-amd64/vdso/$f"
 	done
-	if [ -d "$VDSO_DIR" ]; then
-		print_result
-		exit 0
-	fi
-elif [ -s "$FINAL" ]; then
+	EXTRA_DIR=$DIR/vdso-$ABI-amd64
+	;;
+modules)
+	EXTRA=./lib/modules/$ABI-amd64/
+	EXTRA_DIR=$DIR/modules-$ABI-amd64
+	;;
+esac
+FINAL=$DIR/${MEMBER##*/}
+
+# print_result: the path asked for
+print_result() {
+	printf '%s\n' "${EXTRA_DIR:-$FINAL}"
+}
+
+if { [ -n "$EXTRA_DIR" ] && [ -d "$EXTRA_DIR" ]; } ||
+	{ [ -z "$EXTRA_DIR" ] && [ -s "$FINAL" ]; }; then
 	print_result
 	exit 0
 fi
-# The vmlinux too, unless --vdso finds it there already.
-WANT_VMLINUX=1
-[ "$what" != vdso ] || [ ! -s "$FINAL" ] || WANT_VMLINUX=
+WANT_MEMBER=1
+[ -z "$EXTRA" ] || [ ! -s "$FINAL" ] || WANT_MEMBER=
 
 mkdir -p "$DIR"
 sweep
@@ -202,15 +213,18 @@ fi
 # tar stops once it has every member (--occurrence=1), so dpkg-deb, still
 # writing, gets SIGPIPE and complains: its stderr is shown only when the
 # extraction fails.  tar's status says whether the members were whole.
-what_out="${WANT_VMLINUX:+ $MEMBER}${VDSO_MEMBERS:+${WANT_VMLINUX:+ and} the vDSO images}"
+what_out="${WANT_MEMBER:+ $MEMBER}${EXTRA:+${WANT_MEMBER:+ and} ${EXTRA# }}"
 say "extracting$what_out"
 start=$(date +%s)
 out=$tmp/${FINAL##*/}
 mkdir "$tmp/x"
+# A directory's members follow it, so tar cannot stop at a directory.
+occurrence=--occurrence=1
+[ "$what" != modules ] || occurrence=
 # shellcheck disable=SC2086
 if ! dpkg-deb --fsys-tarfile "$deb" 2>"$tmp/dpkg-deb.err" |
-	tar -x -C "$tmp/x" --occurrence=1 ${WANT_VMLINUX:+"$MEMBER"} $VDSO_MEMBERS ||
-	{ [ -n "$WANT_VMLINUX" ] && ! mv "$tmp/x/$MEMBER" "$out"; }; then
+	tar -x -C "$tmp/x" $occurrence ${WANT_MEMBER:+"$MEMBER"} $EXTRA ||
+	{ [ -n "$WANT_MEMBER" ] && ! mv "$tmp/x/$MEMBER" "$out"; }; then
 	cat "$tmp/dpkg-deb.err" >&2
 	case $deb in
 	"$tmp"/*) ;;
@@ -218,9 +232,9 @@ if ! dpkg-deb --fsys-tarfile "$deb" 2>"$tmp/dpkg-deb.err" |
 	esac
 	die "could not extract$what_out from $deb"
 fi
-if [ -z "$WANT_VMLINUX" ]; then
+if [ -z "$WANT_MEMBER" ]; then
 	size=0
-elif [ "$what" != image ]; then
+elif [ "$PACKAGE" = "linux-image-$ABI-amd64-dbg" ]; then
 	size=$(stat -c %s "$out")
 	[ "$size" -gt 100000000 ] || die "$MEMBER is only $size bytes"
 	elf_complete "$out" || die "$MEMBER is not a complete ELF64 file"
@@ -231,19 +245,28 @@ else
 	[ "$size" -gt 1000000 ] || die "$MEMBER is only $size bytes"
 	bzimage_ok "$out" || die "$MEMBER is not a bzImage"
 fi
-if [ -n "$VDSO_MEMBERS" ]; then
-	mkdir "$tmp/vdso"
-	for f in $VDSO_MEMBERS; do
+case $what in
+vdso)
+	mkdir "$tmp/extra"
+	for f in $EXTRA; do
 		LC_ALL=C readelf -S -W "$tmp/x/$f" 2>/dev/null | grep -q ' \.debug_info ' ||
 			die "$f is not an ELF file with DWARF"
-		mv "$tmp/x/$f" "$tmp/vdso/"
+		mv "$tmp/x/$f" "$tmp/extra/"
 	done
-	rm -rf "$VDSO_DIR"
-	mv "$tmp/vdso" "$VDSO_DIR"
+	;;
+modules)
+	[ -s "$tmp/x/${EXTRA}modules.order" ] ||
+		die "$PACKAGE has no ${EXTRA}modules.order"
+	mv "$tmp/x/$EXTRA" "$tmp/extra"
+	;;
+esac
+if [ -n "$EXTRA_DIR" ]; then
+	rm -rf "$EXTRA_DIR"
+	mv "$tmp/extra" "$EXTRA_DIR"
 fi
-say "extracted in $(($(date +%s) - start)) s${WANT_VMLINUX:+: $((size / 1000000)) MB}"
+say "extracted in $(($(date +%s) - start)) s${WANT_MEMBER:+: $((size / 1000000)) MB}"
 
-[ -z "$WANT_VMLINUX" ] || mv -f "$out" "$FINAL"
+[ -z "$WANT_MEMBER" ] || mv -f "$out" "$FINAL"
 if [ "${KABIDIFF_KEEP_DEB-}" = 1 ]; then
 	case $deb in
 	"$tmp"/*) mv -f "$deb" "$DIR/" && say "kept $DIR/${deb##*/}" ;;
