@@ -9,7 +9,7 @@
 #   tests/debian-upgrade.sh --report   # the reports too (see below)
 #
 # OLD is Debian's 6.1.0-57: the vmlinux and the vDSO images of
-# linux-image-6.1.0-57-amd64-dbg,
+# linux-image-6.1.0-57-amd64-dbg, the vmlinuz and modules of -unsigned,
 # the vmlinuz of linux-image-6.1.0-57-amd64-unsigned and the tree of
 # linux-source-6.1 (Documentation/ABI and syscall_64.tbl).  NEW is
 # 6.12.118+deb12: linux-image-6.12.118+deb12-amd64-dbg and -unsigned, and
@@ -21,14 +21,15 @@
 # when /usr/src/linux-source-6.1.tar.xz is missing (as tests/kernel-tree.sh
 # does for every 6.1 caller).
 #
-# Each side is `kabidiff collect --vmlinux V --vdso ... --image I --docs
-# TREE`: the
+# Each side is `kabidiff collect --vmlinux V --vdso ... --image I
+# --modules M --docs TREE` (the standard machine): the
 # sysfs part comes from booting the kernel under QEMU (tcg: 6-8 s each on
 # 2 cores, nearly all of the collection).  The snapshots are
 # $CACHE/upgrade/6.1.0-57.json and $CACHE/upgrade/6.12.118+deb12.json.
 # One is reused when it is newer than its vmlinux, vmlinuz and tree, the
 # kabidiff binary and the guest agent beside it; otherwise it is collected
-# again (kabidiff collect -o writes it atomically).
+# again (kabidiff collect -o writes it atomically); and so it is when this
+# script is newer than it.
 #
 # With --report, also $CACHE/upgrade/report.txt (kabidiff diff --color
 # never) and $CACHE/upgrade/report.json (--format json), made again when
@@ -106,6 +107,7 @@ fetch() {
 	# --vdso first: one pass over the -dbg package takes the vmlinux too
 	if ! vdso=$(KABIDIFF_DEBIAN_ABI=$1 "$TOP/tests/debian-vmlinux.sh" --vdso) ||
 		! vmlinux=$(KABIDIFF_DEBIAN_ABI=$1 "$TOP/tests/debian-vmlinux.sh") ||
+		! modules=$(KABIDIFF_DEBIAN_ABI=$1 "$TOP/tests/debian-vmlinux.sh" --modules) ||
 		! image=$(KABIDIFF_DEBIAN_ABI=$1 "$TOP/tests/debian-vmlinux.sh" --image); then
 		die "could not fetch Debian's $1 kernel (tests/debian-vmlinux.sh)"
 	fi
@@ -120,7 +122,8 @@ fetch() {
 # collect ABI: the snapshot of the side fetch() just set up
 collect() {
 	snap=$OUT/$1.json
-	if fresh "$snap" "$vmlinux" "$vdso" "$image" "$tree/.kabidiff-unpacked" "$KABIDIFF" "$AGENT"; then
+	# this script too: how a side is collected may have changed
+	if fresh "$snap" "$0" "$vmlinux" "$vdso" "$image" "$modules" "$tree/.kabidiff-unpacked" "$KABIDIFF" "$AGENT"; then
 		say "$1: $snap is up to date"
 		return
 	fi
@@ -128,7 +131,7 @@ collect() {
 	start=$(date +%s)
 	"$KABIDIFF" collect --vmlinux "$vmlinux" --vdso "$vdso/vdso64.so" \
 		--vdso "$vdso/vdso32.so" --vdso "$vdso/vdsox32.so" \
-		--image "$image" --docs "$tree" \
+		--image "$image" --modules "$modules" --docs "$tree" \
 		-o "$snap" || die "kabidiff collect failed for $1"
 	say "$1: collected in $(($(date +%s) - start)) s"
 }
