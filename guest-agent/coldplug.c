@@ -62,9 +62,13 @@ struct table {
 	size_t nr_aliases;
 };
 
+/*
+ * Room for one more after the @nr items of @v, each @size bytes: the
+ * array doubles when @nr is a power of two.  NULL when out of memory
+ * (and @v is still there: the agent is about to power off anyway).
+ */
 static void *grow(void *v, size_t nr, size_t size)
 {
-	/* a power of two: double */
 	if (nr & (nr - 1))
 		return v;
 	return realloc(v, (nr ? 2 * nr : 1) * size);
@@ -137,17 +141,11 @@ static struct module *find_module(struct table *t, const char *name)
 static void add_load(struct loads *loads, const char *name,
 		     enum stream_load how, int err, const char *cause)
 {
-	struct load *l;
+	struct load *v = grow(loads->v, loads->nr, sizeof(*v)), *l;
 
-	if (loads->nr == loads->alloc) {
-		size_t alloc = loads->alloc ? 2 * loads->alloc : 64;
-		struct load *v = realloc(loads->v, alloc * sizeof(*v));
-
-		if (!v)
-			return;
-		loads->v = v;
-		loads->alloc = alloc;
-	}
+	if (!v)
+		return;
+	loads->v = v;
 	l = &loads->v[loads->nr++];
 	snprintf(l->name, sizeof(l->name), "%s", name);
 	snprintf(l->cause, sizeof(l->cause), "%s", cause);

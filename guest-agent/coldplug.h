@@ -30,7 +30,7 @@ struct load {
 
 struct loads {
 	struct load *v;
-	size_t nr, alloc;
+	size_t nr;
 };
 
 /*
