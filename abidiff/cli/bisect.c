@@ -89,8 +89,10 @@ static char *join(const char *dir, const char *name)
 }
 
 /*
- * The state directory: one per repository, configuration and build
- * command, so that a build directory is never reused for another config.
+ * The state directory: one per repository, configuration, build command
+ * and snapshot format, so that a build directory is never reused for
+ * another config, nor a commit's snapshot by a kabidiff that writes
+ * another format (a version 2 baseline has no vdso part to compare).
  */
 static int make_state_dir(struct bisect *b, const char *repo_path)
 {
@@ -98,7 +100,8 @@ static int make_state_dir(struct bisect *b, const char *repo_path)
 	char *real = realpath(repo_path, NULL), *config = NULL;
 	uint64_t h = 0xcbf29ce484222325ull;
 	size_t len = 0, i;
-	const char *parts[3];
+	const char *parts[4];
+	char format[16];
 	int err = 0, p;
 
 	if (!real)
@@ -109,7 +112,9 @@ static int make_state_dir(struct bisect *b, const char *repo_path)
 	parts[0] = real;
 	parts[1] = config ? config : "";
 	parts[2] = b->o->build_cmd ? b->o->build_cmd : "";
-	for (p = 0; !err && p < 3; p++)
+	snprintf(format, sizeof(format), "%d", SNAPSHOT_VERSION);
+	parts[3] = format;
+	for (p = 0; !err && p < 4; p++)
 		for (i = 0; i <= strlen(parts[p]); i++)
 			h = (h ^ (unsigned char)parts[p][i]) * 0x100000001b3ull;
 	if (!err)

@@ -102,7 +102,8 @@ printf '%s\n' "$out" | grep -A1 '^  doc-retired  /sys/kernel/kabi_selftest/obsol
 is "$?" 0 "docs diff --git: obsolete_hexvalue's entry moved obsolete/ -> removed/, a note"
 
 # git bisect run with kabidiff check, in a clone, on the same range
-BASELINE=$(ls "${KABIDIFF_CACHE:-$HOME/.cache/kabidiff}"/bisect/*/"$(git -C "$REPO" rev-parse kabi-old)".json | head -n 1)
+# the newest: the state directories of other snapshot formats may be there
+BASELINE=$(ls -t "${KABIDIFF_CACHE:-$HOME/.cache/kabidiff}"/bisect/*/"$(git -C "$REPO" rev-parse kabi-old)".json | head -n 1)
 git clone -q --shared --no-checkout "$REPO" "$TMP/clone"
 cd "$TMP/clone" || exit 1
 git checkout -q kabi-new
