@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * kabidiff collect [-o FILE] [--vmlinux FILE] [--docs DIR | --docs-git REPO@REV]
- *                  [--sysfs-dir DIR | --sysfs-stream FILE | --image BZIMAGE]
- *                  [BUILD_DIR]
+ * kabidiff collect [-o FILE] [--vmlinux FILE] [--vdso FILE]...
+ *                  [--docs DIR | --docs-git REPO@REV]
+ *                  [--sysfs-dir DIR | --sysfs-stream FILE | --image BZIMAGE
+ *                   [--machine PROFILE] [--modules DIR]] [BUILD_DIR]
  *
  * Describe a kernel build as a snapshot.  The options are read here; the
  * collecting is cli/collect.c's, which diff, check and bisect share.
@@ -22,13 +23,14 @@
 static const char collect_usage[] =
 	"Usage: kabidiff collect [-o FILE] [--vmlinux FILE] [--vdso FILE]...\n"
 	"                        [--docs DIR | --docs-git REPO@REV]\n"
-	"                        [--sysfs-dir DIR] [BUILD_DIR]\n\n"
+	"                        [--sysfs-dir DIR | --sysfs-stream FILE |\n"
+	"                         --image BZIMAGE [--machine PROFILE]\n"
+	"                         [--modules DIR]] [BUILD_DIR]\n\n"
 	"Write a snapshot of what the inputs show: the syscalls of a vmlinux\n"
 	"(x86_64, and ia32 and x32 where it has them), the symbols of its vDSO\n"
 	"images, and the layouts of the types they take, the Documentation/ABI\n"
-	"entries of a kernel tree, the nodes of a\n"
-	"sysfs tree, and, with the last two, how many of the nodes the entries\n"
-	"document.\n\n"
+	"entries of a kernel tree, the nodes of a sysfs tree, and, with the last\n"
+	"two, how many of the nodes the entries document.\n\n"
 	"  -o, --output FILE  write FILE (atomically) instead of standard output\n"
 	"  --vmlinux FILE     a vmlinux with DWARF (BUILD_DIR/vmlinux by default)\n"
 	"  --vdso FILE        a vDSO image with DWARF, once per image (by default\n"
