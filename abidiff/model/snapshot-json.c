@@ -1000,14 +1000,25 @@ static const struct jfield module_fields[] = {
 static const struct jrecord module_jrecord = JRECORD("module", module_fields);
 #undef RECORD_TYPE
 
+/* A machine without modules loaded (a kernel that has none) says nothing of them. */
 #define RECORD_TYPE struct machine
+enum { MF_PROFILE, MF_MODULES };
 static const struct jfield machine_fields[] = {
-	FIELD("profile", STRING, JF_OPTIONAL, profile),
-	FIELD("modules", RECORDS, JF_OPTIONAL, modules, .nr = AT(nr_modules),
-	      .record = &module_jrecord, .add = add_module_load),
+	[MF_PROFILE] = FIELD("profile", STRING, JF_OPTIONAL, profile),
+	[MF_MODULES] = FIELD("modules", RECORDS, JF_OPTIONAL, modules,
+			     .nr = AT(nr_modules), .record = &module_jrecord,
+			     .add = add_module_load),
 };
+
+static bool machine_has(const void *rec, const struct jfield *f)
+{
+	const struct machine *m = rec;
+
+	return f != &machine_fields[MF_MODULES] || m->nr_modules;
+}
+
 static const struct jrecord machine_jrecord =
-	JRECORD("machine", machine_fields);
+	JRECORD("machine", machine_fields, .has = machine_has);
 #undef RECORD_TYPE
 
 #define RECORD_TYPE struct coverage
