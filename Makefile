@@ -29,8 +29,8 @@ BASIC_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE -Wall -Wformat=2 -MMD -MP \
 		   -include abidiff/lib/banned.h \
 		   -DKABIDIFF_VERSION='"$(VERSION)"' \
 		   -DKABIDIFF_LIBEXECDIR='"$(LIBEXECDIR)"' \
-		   $(shell $(PKG_CONFIG) --cflags jansson libdw libgit2 capstone libkmod 2>/dev/null)
-LIBS		:= $(shell $(PKG_CONFIG) --libs jansson libdw libgit2 capstone libkmod 2>/dev/null)
+		   $(shell $(PKG_CONFIG) --cflags jansson libdw libgit2 capstone libkmod libarchive 2>/dev/null)
+LIBS		:= $(shell $(PKG_CONFIG) --libs jansson libdw libgit2 capstone libkmod libarchive 2>/dev/null)
 TEST_LIBS	:= $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 SANITIZE	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
 		   -fno-sanitize-recover=all
@@ -72,11 +72,12 @@ COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
 		   guest-agent/walk.c \
 		   $(addprefix collectors/dwarf/,elf.c types.c) \
 		   $(addprefix collectors/vmlinux/,kimage.c syscall-switch.c vmlinux.c) \
-		   collectors/vdso/vdso.c
+		   collectors/vdso/vdso.c \
+		   $(addprefix collectors/debian/,deb.c bzimage.c packages.c)
 LIB_SRCS	:= $(BASE_SRCS) $(ENGINE_SRCS) $(COLLECTOR_SRCS)
 CLI_SRCS	:= abidiff/main.c \
 		   $(addprefix abidiff/cli/,cli.c commands.c options.c judge.c \
-			collect.c bisect.c) \
+			cache.c progress.c collect.c bisect.c) \
 		   $(addprefix abidiff/builtin/,bisect.c check.c collect.c diff.c \
 			docs.c show.c undocumented.c)
 UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \
@@ -95,7 +96,7 @@ TOOL_BINS	:= $(TEST_TOOLS:%=$(O)/tests/tools/%)
 
 # Debian packages: what building, testing and running need.
 DEB_PACKAGES	:= gcc make pkg-config libjansson-dev libdw-dev libelf-dev \
-		   libgit2-dev libcapstone-dev libkmod-dev \
+		   libgit2-dev libcapstone-dev libkmod-dev libarchive-dev \
 		   libcmocka-dev perl \
 		   python3 python3-jsonschema valgrind xz-utils time dwarves \
 		   qemu-system-x86 \

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * kabidiff collect [-o FILE] [--vmlinux FILE] [--vdso FILE]...
+ * kabidiff collect [-o FILE] [--deb FILE]... [--vmlinux FILE] [--vdso FILE]...
  *                  [--docs DIR | --docs-git REPO@REV]
  *                  [--sysfs-dir DIR | --sysfs-stream FILE | --image BZIMAGE
  *                   [--machine PROFILE] [--modules DIR]] [BUILD_DIR]
@@ -21,7 +21,8 @@
 #include "model/snapshot-json.h"
 
 static const char collect_usage[] =
-	"Usage: kabidiff collect [-o FILE] [--vmlinux FILE] [--vdso FILE]...\n"
+	"Usage: kabidiff collect [-o FILE] [--deb FILE]... [--vmlinux FILE]\n"
+	"                        [--vdso FILE]...\n"
 	"                        [--docs DIR | --docs-git REPO@REV]\n"
 	"                        [--sysfs-dir DIR | --sysfs-stream FILE |\n"
 	"                         --image BZIMAGE [--machine PROFILE]\n"
@@ -32,6 +33,13 @@ static const char collect_usage[] =
 	"entries of a kernel tree, the nodes of a sysfs tree, and, with the last\n"
 	"two, how many of the nodes the entries document.\n\n"
 	"  -o, --output FILE  write FILE (atomically) instead of standard output\n"
+	"  --deb FILE         a Debian package of the kernel, once per package:\n"
+	"                     its image (linux-image-RELEASE or -unsigned:\n"
+	"                     vmlinuz and modules), its -dbg package (vmlinux,\n"
+	"                     vDSO images) and linux-source-SERIES (docs,\n"
+	"                     syscall tables); what kabidiff reads of them is\n"
+	"                     unpacked once into the cache (packages/), and\n"
+	"                     the other options override it\n"
 	"  --vmlinux FILE     a vmlinux with DWARF (BUILD_DIR/vmlinux by default)\n"
 	"  --vdso FILE        a vDSO image with DWARF, once per image (by default\n"
 	"                     BUILD_DIR/arch/x86/entry/vdso/vdso{64,32,x32}.so.dbg,\n"
@@ -92,6 +100,15 @@ static int add_vdso(const char *cmd, const struct cli_option *opt,
 	return -ENOMEM;
 }
 
+static int add_deb(const char *cmd, const struct cli_option *opt,
+		   const char *arg)
+{
+	if (!collect_inputs__add_deb(opt->value, arg))
+		return 0;
+	pr_err("out of memory");
+	return -ENOMEM;
+}
+
 static int parse_machine(const char *cmd, const struct cli_option *opt,
 			 const char *arg)
 {
@@ -123,11 +140,12 @@ static int check_inputs(const struct collect_inputs *in, bool build_dir)
 		return usage_error("collect", "--sysfs-dir, --sysfs-stream and --image each give the sysfs part: choose one");
 	if (in->docs_dir && in->docs_git)
 		return usage_error("collect", "--docs and --docs-git each give the docs part: choose one");
-	if (!build_dir && !in->vmlinux && !in->nr_vdso && !in->docs_dir &&
+	if (!build_dir && !in->nr_debs && !in->vmlinux && !in->nr_vdso &&
+	    !in->docs_dir &&
 	    !in->docs_git && !in->sysfs_dir && !in->sysfs_stream &&
 	    !in->boot.image)
 		return usage_error("collect",
-				   "collect needs a BUILD_DIR, --vmlinux, --vdso, --docs, --docs-git or --sysfs-dir");
+				   "collect needs a BUILD_DIR, --deb, --vmlinux, --vdso, --docs, --docs-git or --sysfs-dir");
 	return 0;
 }
 
@@ -139,6 +157,7 @@ int do_collect(int argc, char **argv)
 		OPT_STRING('o', "output", &output),
 		OPT_STRING(0, "vmlinux", &in.vmlinux),
 		OPT_CALLBACK(0, "vdso", &in, add_vdso),
+		OPT_CALLBACK(0, "deb", &in, add_deb),
 		OPT_STRING(0, "docs", &in.docs_dir),
 		OPT_STRING(0, "docs-git", &in.docs_git),
 		OPT_STRING(0, "sysfs-dir", &in.sysfs_dir),

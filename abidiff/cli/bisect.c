@@ -15,7 +15,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,6 +33,7 @@
 #include "lib/run-command.h"
 #include "model/snapshot-json.h"
 #include "bisect.h"
+#include "cache.h"
 #include "cli.h"
 #include "collect.h"
 #include "judge.h"
@@ -96,8 +96,7 @@ static char *join(const char *dir, const char *name)
  */
 static int make_state_dir(struct bisect *b, const char *repo_path)
 {
-	const char *cache = getenv("KABIDIFF_CACHE"), *home = getenv("HOME");
-	char *real = realpath(repo_path, NULL), *config = NULL;
+	char *real = realpath(repo_path, NULL), *config = NULL, *top;
 	uint64_t h = 0xcbf29ce484222325ull;
 	size_t len = 0, i;
 	const char *parts[4];
@@ -117,44 +116,15 @@ static int make_state_dir(struct bisect *b, const char *repo_path)
 	for (p = 0; !err && p < 4; p++)
 		for (i = 0; i <= strlen(parts[p]); i++)
 			h = (h ^ (unsigned char)parts[p][i]) * 0x100000001b3ull;
-	if (!err)
-		b->dir = cache && *cache ?
-			 xasprintf("%s/bisect/%016llx", cache, (unsigned long long)h) :
-			 xasprintf("%s/.cache/kabidiff/bisect/%016llx", home ? home : "/tmp",
-				   (unsigned long long)h);
+	top = err ? NULL : cache_dir("bisect");
+	if (top)
+		b->dir = xasprintf("%s/%016llx", top, (unsigned long long)h);
 	if (!err && !b->dir)
 		err = -ENOMEM;
+	free(top);
 	free(real);
 	free(config);
 	return err;
-}
-
-/* mkdir -p */
-static int make_dirs(const char *path)
-{
-	char *copy = strdup(path), *p;
-	int err = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	for (p = copy + 1; !err && *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(copy, 0755) && errno != EEXIST)
-			err = -errno;
-		*p = '/';
-	}
-	if (!err && mkdir(copy, 0755) && errno != EEXIST)
-		err = -errno;
-	free(copy);
-	return err;
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag,
-			struct FTW *ftw)
-{
-	return remove(path);
 }
 
 static int set_up_dirs(struct bisect *b)
@@ -278,7 +248,7 @@ static int checkout(struct bisect *b, const git_oid *id)
 	    !git_commit_tree(&baseline, before)) {
 		opts.baseline = baseline;
 	} else {
-		nftw(b->src, remove_entry, 64, FTW_DEPTH | FTW_PHYS);
+		remove_tree(b->src);
 		if (git_index_new(&empty))
 			goto out_git;
 		opts.baseline_index = empty;

@@ -22,8 +22,10 @@
 #include "lib/print.h"
 #include "match/docmatch.h"
 #include "match/what-index.h"
+#include "cache.h"
 #include "cli.h"
 #include "collect.h"
+#include "progress.h"
 
 
 static bool exists(const char *path)
@@ -86,6 +88,50 @@ int collect_inputs__add_vdso(struct collect_inputs *in, const char *path)
 	return strings__append(&in->vdso, &in->nr_vdso, path);
 }
 
+int collect_inputs__add_deb(struct collect_inputs *in, const char *path)
+{
+	return strings__append(&in->debs, &in->nr_debs, path);
+}
+
+/* --deb's packages, unpacked into the cache (or found there). */
+static int unpack_debs(struct collect_inputs *in)
+{
+	char *dir = cache_dir("packages");
+	int err;
+
+	if (!dir)
+		return -ENOMEM;
+	err = kernel_packages__unpack(&in->packages, in->debs, in->nr_debs,
+				      dir, progress_deb, NULL);
+	free(dir);
+	return err;
+}
+
+/* What the packages give and the options did not. */
+static int use_packages(struct collect_inputs *in)
+{
+	const struct kernel_packages *kp = &in->packages;
+	size_t i;
+	int err = 0;
+
+	if (!in->vmlinux)
+		in->vmlinux = kp->vmlinux;
+	if (!in->vdso_given) {
+		for (i = 0; !err && i < kp->nr_vdso; i++)
+			err = collect_inputs__add_vdso(in, kp->vdso[i]);
+		in->vdso_given = kp->nr_vdso;
+	}
+	if (kp->image && !in->boot.image && !in->no_sysfs && !in->sysfs_dir &&
+	    !in->sysfs_stream) {
+		in->boot.image = kp->image;
+		if (!in->boot.modules_dir)
+			in->boot.modules_dir = kp->modules;
+	}
+	if (kp->tree && !in->docs_dir && !in->docs_git)
+		in->docs_dir = kp->tree;
+	return err;
+}
+
 /* The vDSO images a build directory has: x32's and ia32's only if built. */
 static int find_vdso_images(struct collect_inputs *in, const char *build_dir)
 {
@@ -112,7 +158,14 @@ static int find_vdso_images(struct collect_inputs *in, const char *build_dir)
 /* BUILD_DIR gives the vmlinux and, through its "source" link, the tree. */
 static int fill_inputs(struct collect_inputs *in, const char *build_dir)
 {
-	const char *tree = in->docs_dir;
+	const char *tree;
+	int err = in->nr_debs ? unpack_debs(in) : 0;
+
+	if (!err)
+		err = use_packages(in);
+	if (err)
+		return err;
+	tree = in->docs_dir;
 
 	if (build_dir && !in->boot.image && !in->no_sysfs && !in->sysfs_dir &&
 	    !in->sysfs_stream) {
@@ -169,6 +222,10 @@ static void release_inputs(struct collect_inputs *in)
 	for (i = 0; i < in->nr_vdso; i++)
 		free(in->vdso[i]);
 	free(in->vdso);
+	for (i = 0; i < in->nr_debs; i++)
+		free(in->debs[i]);
+	free(in->debs);
+	kernel_packages__release(&in->packages);
 	free(in->syscalls_dir);
 	free(in->headers_dir);
 	free(in->vmlinux_buf);

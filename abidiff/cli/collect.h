@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "collectors/abidocs/abidocs.h"
+#include "collectors/debian/packages.h"
 #include "collectors/sysfs/boot.h"
 #include "model/model.h"
 
@@ -27,6 +28,11 @@ struct collect_inputs {
 	char **vdso;
 	size_t nr_vdso;
 	bool vdso_given;	/* by --vdso: the build's are not looked for */
+	/* --deb: a kernel's Debian packages, unpacked into the cache */
+	char **debs;
+	size_t nr_debs;
+	/* what the packages give: --deb's, or the caller's (debian:ABI) */
+	struct kernel_packages packages;
 	char *syscalls_dir;	/* the tree's .tbl files, if there */
 	char *headers_dir;	/* the build's generated asm/, if there */
 	char *vmlinux_buf, *source_buf, *image_buf, *agent_buf, *modules_buf;
@@ -42,8 +48,15 @@ int collect_inputs__add_vdso(struct collect_inputs *in, const char *path);
 #define COLLECT_INPUTS_INIT	{ .boot.timeout = 300 }
 
 /*
+ * collect_inputs__add_deb() - one more Debian package to collect from,
+ * @path (copied).  Returns 0 or -ENOMEM.
+ */
+int collect_inputs__add_deb(struct collect_inputs *in, const char *path);
+
+/*
  * collect_snapshot() - fill @s from @in, the kernel build @build_dir (or
- * NULL) giving the defaults for what @in leaves out.  Releases what @in
+ * NULL) and then @in's packages giving the defaults for what @in leaves
+ * out.  Releases what @in
  * allocated.  Returns 0 or -errno, reported but for -ENOMEM.
  */
 int collect_snapshot(struct snapshot *s, struct collect_inputs *in,

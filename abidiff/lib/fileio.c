@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -87,4 +88,45 @@ int read_file_or_report(const char *path, size_t max, char **buf,
 	else if (err)
 		pr_err("%s: %s", path, strerror(-err));
 	return err;
+}
+
+int make_dirs(const char *path)
+{
+	char *copy = strdup(path), *p;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (p = copy + 1; !err && *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(copy, 0755) && errno != EEXIST)
+			err = -errno;
+		*p = '/';
+	}
+	if (!err && mkdir(copy, 0755) && errno != EEXIST)
+		err = -errno;
+	free(copy);
+	return err;
+}
+
+/* nftw() passes no argument to its callback */
+static int remove_tree_errno;
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+			struct FTW *ftw)
+{
+	/* go on with the rest: remove_tree() reports the first failure */
+	if (remove(path) && errno != ENOENT && !remove_tree_errno)
+		remove_tree_errno = errno;
+	return 0;
+}
+
+int remove_tree(const char *path)
+{
+	remove_tree_errno = 0;
+	if (nftw(path, remove_entry, 64, FTW_DEPTH | FTW_PHYS) && errno != ENOENT)
+		return -errno;
+	return -remove_tree_errno;
 }

@@ -41,4 +41,13 @@ int read_file(const char *path, size_t max, char **buf, size_t *len);
 int read_file_or_report(const char *path, size_t max, char **buf,
 			size_t *len);
 
+/* make_dirs() - mkdir -p @path (mode 0755).  Returns 0 or -errno. */
+int make_dirs(const char *path);
+
+/*
+ * remove_tree() - rm -rf @path, not following symbolic links.  Returns 0
+ * or -errno (the first failure; what could go went).
+ */
+int remove_tree(const char *path);
+
 #endif /* KABIDIFF_FILEIO_H */

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdbool.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "progress.h"
+
+static bool meter_off;
+
+void progress_meter_off(void)
+{
+	meter_off = true;
+}
+
+void progress_deb(void *arg, const char *package, uint64_t done,
+		  uint64_t total)
+{
+	static const char *last_package;
+	static unsigned int last_percent;
+	unsigned int percent = total ? done * 100 / total : 100;
+
+	if (meter_off || !isatty(STDERR_FILENO))
+		return;
+	if (package == last_package && percent == last_percent)
+		return;
+	last_package = package;
+	last_percent = percent;
+	fprintf(stderr, "\rkabidiff: reading %s: %3u%% of %llu MB%s", package,
+		percent, (unsigned long long)(total >> 20),
+		done >= total ? "\n" : "");
+}

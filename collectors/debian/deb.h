@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Reading a Debian binary package with libarchive: its control fields and
+ * the members of its data archive a caller asks for, streamed out of the
+ * compressed tar inside the ar archive, never unpacking the whole package.
+ */
+#ifndef KABIDIFF_DEBIAN_DEB_H
+#define KABIDIFF_DEBIAN_DEB_H
+
+#include <stdint.h>
+
+/* The control fields kabidiff reads. */
+struct deb_control {
+	char package[128];
+	char version[128];
+	char architecture[32];
+};
+
+/*
+ * What to take out of a data archive: members are named as in the package,
+ * without the leading "./".  A @path ending in '/' takes everything under
+ * that directory; any other takes the one member.  With @inner set, the
+ * member is itself a (compressed) tar archive, and @inner's rules are
+ * applied to its members instead of taking it whole, which is how the one
+ * tarball of a linux-source package is read.  Arrays end with a NULL @path.
+ */
+struct deb_take {
+	const char *path;
+	const struct deb_take *inner;
+};
+
+/*
+ * How far the reading of the package named @package is, for a progress
+ * meter: @done of @total bytes of the .deb file.  Called often; the callee
+ * throttles.
+ */
+typedef void (*deb_progress_fn)(void *arg, const char *package,
+				uint64_t done, uint64_t total);
+
+struct deb;
+
+/*
+ * deb__open() - open the package @path and read its control fields, which
+ * deb__control() then gives.  Returns 0 or -errno, reported naming @path:
+ * -EINVAL for a file that is no Debian package, or one cut short or
+ * corrupt before its data archive.
+ */
+int deb__open(const char *path, struct deb **debp);
+
+const struct deb_control *deb__control(const struct deb *deb);
+
+/*
+ * deb__extract() - write the members @take names, under @dest (an existing
+ * directory), with their modes and times; entries that would land outside
+ * @dest (absolute paths, "..", links out) are refused.  Reading stops once
+ * every member named without a trailing '/' is out and no directory rule
+ * is left.  @progress may be NULL.  Returns 0 or -errno, reported naming
+ * the package: -EINVAL for a corrupt or truncated package.  What was
+ * written before a failure stays; the caller writes into a temporary
+ * directory.
+ */
+int deb__extract(struct deb *deb, const struct deb_take *take,
+		 const char *dest, deb_progress_fn progress, void *arg);
+
+void deb__close(struct deb *deb);
+
+#endif /* KABIDIFF_DEBIAN_DEB_H */

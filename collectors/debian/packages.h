@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A kernel as Debian packages it: the image package (linux-image-RELEASE,
+ * signed, or -unsigned: vmlinuz, config, modules), its -dbg package
+ * (vmlinux and the vDSO images, with DWARF) and a linux-source-SERIES
+ * package (Documentation/ABI, the syscall tables).  The members kabidiff
+ * reads are unpacked once into a cache, one directory per package and
+ * version, which later runs reuse.
+ */
+#ifndef KABIDIFF_DEBIAN_PACKAGES_H
+#define KABIDIFF_DEBIAN_PACKAGES_H
+
+#include <stddef.h>
+
+#include "deb.h"
+
+enum kernel_package {
+	KERNEL_IMAGE,
+	KERNEL_DBG,
+	KERNEL_SOURCE,
+	KERNEL_PACKAGES
+};
+
+struct kernel_packages {
+	/* "PACKAGE_VERSION_ARCH" of each package given, else NULL */
+	char *id[KERNEL_PACKAGES];
+	char *build_id;		/* of the image or the -dbg package */
+	/* what the collectors read, in the cache; NULL when not given */
+	char *vmlinux;		/* -dbg: usr/lib/debug/boot/vmlinux-R */
+	char **vdso;		/* -dbg: its vdso64.so, vdso32.so, vdsox32.so */
+	size_t nr_vdso;
+	char *image;		/* boot/vmlinuz-R */
+	char *modules;		/* lib/modules/R, when it has modules.order */
+	char *tree;		/* linux-source-SERIES/, in part */
+};
+
+/*
+ * kernel_packages__unpack() - the members kabidiff reads of the packages
+ * @debs (paths of .deb files, at most one of each kind), from the cache
+ * @cache_dir when it has them (PACKAGE_VERSION_ARCH/), else unpacked there.
+ *
+ * Every package is checked before any is cached: a file that is no
+ * Debian package or is cut short, a package that is no kernel image, -dbg
+ * or linux-source package, a package for another architecture than amd64,
+ * two of a kind, and a -dbg package whose vmlinux's build id is not that
+ * of the kernel in the image package are each one error, and then nothing
+ * is cached.  A cache entry is renamed into place whole.  @progress, when
+ * not NULL, is told how the reading goes.  Returns 0 or -errno, reported.
+ */
+int kernel_packages__unpack(struct kernel_packages *kp, char *const *debs,
+			    size_t nr, const char *cache_dir,
+			    deb_progress_fn progress, void *arg);
+
+/*
+ * kernel_packages__cached() - the same from the cache entries @ids
+ * ("PACKAGE_VERSION_ARCH", as @kp->id holds them) under @cache_dir, which
+ * kernel_packages__unpack() made earlier.  Returns 0, -ENOENT (quietly)
+ * when one is not in the cache, or -errno, reported.
+ */
+int kernel_packages__cached(struct kernel_packages *kp, char *const *ids,
+			    size_t nr, const char *cache_dir);
+
+void kernel_packages__release(struct kernel_packages *kp);
+
+#endif /* KABIDIFF_DEBIAN_PACKAGES_H */
