@@ -259,29 +259,5 @@ char *kimage__read_string(const struct kimage *k, uint64_t addr, size_t max)
 
 int kimage__build_id(const struct kimage *k, char *buf, size_t size)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	while ((scn = elf_nextscn(k->elf, scn))) {
-		Elf_Data *data;
-		GElf_Nhdr nhdr;
-		size_t off = 0, name_off, desc_off, i;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		data = elf_getdata(scn, NULL);
-		while (data && (off = gelf_getnote(data, off, &nhdr, &name_off,
-						   &desc_off)) > 0) {
-			const unsigned char *desc = (const unsigned char *)data->d_buf + desc_off;
-
-			if (nhdr.n_type != NT_GNU_BUILD_ID || nhdr.n_namesz != 4 ||
-			    memcmp((const char *)data->d_buf + name_off, "GNU", 4) ||
-			    2 * nhdr.n_descsz + 1 > size)
-				continue;
-			for (i = 0; i < nhdr.n_descsz; i++)
-				snprintf(buf + 2 * i, 3, "%02x", desc[i]);
-			return 0;
-		}
-	}
-	return -ENOENT;
+	return elf_build_id(k->elf, buf, size);
 }
