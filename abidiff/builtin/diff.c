@@ -7,17 +7,12 @@
  * the fly), judge each change by the stability level the old build's
  * Documentation/ABI promised, and fail when a promise broke.
  */
-#include <stdbool.h>
 #include <stdio.h>
-#include <sys/stat.h>
-#include <time.h>
 
 #include "cli/cli.h"
-#include "cli/collect.h"
 #include "cli/judge.h"
 #include "cli/options.h"
-#include "lib/print.h"
-#include "model/snapshot-json.h"
+#include "cli/side.h"
 
 static const char diff_usage[] =
 	"Usage: kabidiff diff [--format text|json|markdown] [--strict]\n"
@@ -33,25 +28,9 @@ static const char diff_usage[] =
 	DIFF_OPTIONS_HELP "\n"
 	"Exit status: 0 no break, 1 a break, 2 trouble.\n";
 
-/* A snapshot file, or a build directory to collect. */
 static struct snapshot *load_side(const struct judge_side *side)
 {
-	const char *path = side->name;
-	struct timespec start;
-	struct snapshot *s;
-	struct stat st;
-	bool build = !stat(path, &st) && S_ISDIR(st.st_mode);
-
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	if (build)
-		pr_info("%s: collecting the build", path);
-	s = build ? collect_build(path) : snapshot__load(path);
-	if (s)
-		pr_info("%s: %zu sysfs nodes, %zu syscalls, %zu types, %zu doc entries, %s in %.3f s",
-			path, s->sysfs.nr, s->syscalls.nr, s->types.nr,
-			s->docs.nr, build ? "collected" : "loaded",
-			seconds_since(&start));
-	return s;
+	return side_load(side->name);
 }
 
 int do_diff(int argc, char **argv)
@@ -67,6 +46,8 @@ int do_diff(int argc, char **argv)
 		return parse_options_exit(first);
 	if (argc - first != 2)
 		return usage_error("diff", "diff needs two snapshots or build directories, OLD and NEW");
+	if (sides_prepare((const char *const *)argv + first, 2))
+		return EXIT_TROUBLE;
 	return judge_sides(&(struct judge_side){ argv[first], load_side },
 			   &(struct judge_side){ argv[first + 1], load_side }, &o);
 }

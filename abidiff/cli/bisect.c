@@ -97,8 +97,8 @@ static char *join(const char *dir, const char *name)
 static int make_state_dir(struct bisect *b, const char *repo_path)
 {
 	char *real = realpath(repo_path, NULL), *config = NULL, *top;
-	uint64_t h = 0xcbf29ce484222325ull;
-	size_t len = 0, i;
+	uint64_t h = FNV1A64_BASIS;
+	size_t len = 0;
 	const char *parts[4];
 	char format[16];
 	int err = 0, p;
@@ -114,8 +114,7 @@ static int make_state_dir(struct bisect *b, const char *repo_path)
 	snprintf(format, sizeof(format), "%d", SNAPSHOT_VERSION);
 	parts[3] = format;
 	for (p = 0; !err && p < 4; p++)
-		for (i = 0; i <= strlen(parts[p]); i++)
-			h = (h ^ (unsigned char)parts[p][i]) * 0x100000001b3ull;
+		h = fnv1a64(h, parts[p], strlen(parts[p]) + 1);
 	top = err ? NULL : cache_dir("bisect");
 	if (top)
 		b->dir = xasprintf("%s/%016llx", top, (unsigned long long)h);

@@ -44,11 +44,7 @@ static char *path_join(const char *dir, const char *rest)
 	return path;
 }
 
-/*
- * The static agent: $KABIDIFF_AGENT, else kabi-agent-static beside this
- * program (the build directory), else where make install puts it.
- */
-static char *find_agent(void)
+char *collect_agent_path(void)
 {
 	const char *env = getenv("KABIDIFF_AGENT");
 	char self[4096], *slash, *beside;
@@ -185,7 +181,7 @@ static int fill_inputs(struct collect_inputs *in, const char *build_dir)
 	if (in->boot.image) {
 		if (!in->boot.machine)
 			in->boot.machine = machine_profile__find(MACHINE_DEFAULT);
-		in->agent_buf = find_agent();
+		in->agent_buf = collect_agent_path();
 		if (!in->agent_buf)
 			return -ENOMEM;
 		in->boot.agent = in->agent_buf;

@@ -54,6 +54,13 @@ int collect_inputs__add_vdso(struct collect_inputs *in, const char *path);
 int collect_inputs__add_deb(struct collect_inputs *in, const char *path);
 
 /*
+ * collect_agent_path() - the static guest agent a boot takes:
+ * $KABIDIFF_AGENT, else kabi-agent-static beside this program (the build
+ * directory), else where make install puts it.  malloc()ed; NULL (ENOMEM).
+ */
+char *collect_agent_path(void);
+
+/*
  * collect_snapshot() - fill @s from @in, the kernel build @build_dir (or
  * NULL) and then @in's packages giving the defaults for what @in leaves
  * out.  Releases what @in

@@ -12,6 +12,11 @@ void progress_meter_off(void)
 	meter_off = true;
 }
 
+bool progress_meter_on(void)
+{
+	return !meter_off;
+}
+
 void progress_deb(void *arg, const char *package, uint64_t done,
 		  uint64_t total)
 {

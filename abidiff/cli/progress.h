@@ -7,6 +7,7 @@
 #ifndef KABIDIFF_CLI_PROGRESS_H
 #define KABIDIFF_CLI_PROGRESS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* progress_deb() - a deb_progress_fn: @done of @total bytes of @package. */
@@ -15,5 +16,8 @@ void progress_deb(void *arg, const char *package, uint64_t done,
 
 /* progress_meter_off() - no meter from this process from now on. */
 void progress_meter_off(void);
+
+/* progress_meter_on() - whether this process may show one. */
+bool progress_meter_on(void);
 
 #endif /* KABIDIFF_CLI_PROGRESS_H */

@@ -160,3 +160,12 @@ char *xasprintf(const char *fmt, ...)
 	va_end(ap);
 	return s;
 }
+
+uint64_t fnv1a64(uint64_t h, const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	while (len--)
+		h = (h ^ *b++) * 0x100000001b3ull;
+	return h;
+}

@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "compiler.h"
@@ -49,6 +50,14 @@ int fputs_escaped(const char *s, FILE *f);
  * when it does not fit.  Returns @buf.  For messages.
  */
 const char *quote_buf(char *buf, size_t size, const char *s);
+
+/*
+ * fnv1a64() - @h, an FNV-1a 64-bit hash so far (FNV1A64_BASIS to begin),
+ * taking in the @len bytes at @p: a cheap, stable name for a cache entry,
+ * not a cryptographic digest.
+ */
+#define FNV1A64_BASIS	0xcbf29ce484222325ull
+uint64_t fnv1a64(uint64_t h, const void *p, size_t len);
 
 /* xasprintf() - a malloc()ed, formatted string, or NULL (ENOMEM). */
 char *xasprintf(const char *fmt, ...) __printf(1, 2);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,4 +132,23 @@ int remove_tree(const char *path)
 	if (nftw(path, remove_entry, 64, FTW_DEPTH | FTW_PHYS) && errno != ENOENT)
 		return -errno;
 	return -remove_tree_errno;
+}
+
+void remove_stale_tmp_dirs(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char path[4096];
+	int pid;
+
+	while (d && (de = readdir(d))) {
+		if (sscanf(de->d_name, ".tmp.%d.", &pid) != 1 || pid == getpid() ||
+		    !kill(pid, 0) || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (!remove_tree(path))
+			pr_info("removed %s, left by an interrupted run", path);
+	}
+	if (d)
+		closedir(d);
 }

@@ -50,4 +50,11 @@ int make_dirs(const char *path);
  */
 int remove_tree(const char *path);
 
+/*
+ * remove_stale_tmp_dirs() - remove what interrupted runs left in @dir:
+ * the entries named ".tmp.PID.*" whose process PID is gone.  The
+ * temporary files and directories of the cache are named so.
+ */
+void remove_stale_tmp_dirs(const char *dir);
+
 #endif /* KABIDIFF_FILEIO_H */

@@ -7,10 +7,8 @@
  * and an interrupted run leaves a temporary directory that the next run
  * sweeps once its process is gone.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -308,27 +306,6 @@ static int unpack(struct unpacking *u, const char *cache_dir,
 	return err;
 }
 
-/* Temporary directories whose process is gone: interrupted runs'. */
-static void sweep(const char *cache_dir)
-{
-	DIR *d = opendir(cache_dir);
-	struct dirent *de;
-	char *path;
-	int pid;
-
-	while (d && (de = readdir(d))) {
-		if (sscanf(de->d_name, ".tmp.%d.", &pid) != 1 || pid == getpid() ||
-		    !kill(pid, 0) || errno != ESRCH)
-			continue;
-		path = join(cache_dir, de->d_name);
-		if (path && !remove_tree(path))
-			pr_info("removed %s, left by an interrupted run", path);
-		free(path);
-	}
-	if (d)
-		closedir(d);
-}
-
 /* The -dbg package must be of the image package's build. */
 static int check_same_build(const struct unpacking *image,
 			    const struct unpacking *dbg)
@@ -487,7 +464,7 @@ int kernel_packages__unpack(struct kernel_packages *kp, char *const *debs,
 	if (!err)
 		err = check_kinds(u, nr, of);
 	if (!err)
-		sweep(cache_dir);
+		remove_stale_tmp_dirs(cache_dir);
 	for (i = 0; !err && i < nr; i++)
 		err = unpack(&u[i], cache_dir, progress, arg);
 	if (!err)

@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A Debian kernel by its ABI name: apt-cache says which versions of its
+ * packages the archive has, apt-get download fetches those the package
+ * cache lacks into a temporary directory of the cache (downloads/), and
+ * collectors/debian/ unpacks them; the .deb files go once unpacked.
+ * Nothing is installed, and apt-get download needs no root.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/array.h"
+#include "lib/atomic-file.h"
+#include "lib/bytes.h"
+#include "lib/fileio.h"
+#include "lib/print.h"
+#include "lib/run-command.h"
+#include "cache.h"
+#include "debian.h"
+#include "progress.h"
+
+/* 6.1.0-57 or 6.12.118+deb12, then -FLAVOUR or nothing (amd64) */
+#define SPEC_PATTERN \
+	"^([0-9]+\\.[0-9]+)\\.[0-9]+(-[0-9]+|\\+deb[0-9]+)(-([a-z0-9-]+))?$"
+
+#define APT_LISTS	"/var/lib/apt/lists"
+
+bool debian_spec(const char *name)
+{
+	return !strncmp(name, DEBIAN_PREFIX, strlen(DEBIAN_PREFIX));
+}
+
+/* Run @argv and give its standard output in *@out (malloc()ed). */
+static int capture(const char *const *argv, char **out)
+{
+	FILE *f = tmpfile();
+	struct child_process cp = {
+		.argv = argv, .err_fd = CHILD_DEVNULL,
+	};
+	size_t len;
+	int err;
+
+	if (!f)
+		return -errno;
+	cp.out_fd = fileno(f);
+	err = run_command(&cp);
+	if (!err && !child_succeeded(&cp))
+		err = -ENOENT;
+	if (!err && lseek(cp.out_fd, 0, SEEK_SET))
+		err = -errno;
+	if (!err)
+		err = read_fd(cp.out_fd, SMALL_FILE_MAX, 0, out, &len);
+	fclose(f);
+	return err;
+}
+
+/* The "Version:" fields apt-cache shows for @package, newest first. */
+static int versions_of(const char *package, bool all, char ***v, size_t *nr)
+{
+	const char *argv[] = {
+		"apt-cache", "show", all ? package : "--no-all-versions",
+		all ? NULL : package, NULL
+	};
+	char *out = NULL, *line, *next;
+	int err = capture(argv, &out);
+
+	for (line = out; !err && line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!strncmp(line, "Version: ", 9))
+			err = strings__append(v, nr, line + 9);
+	}
+	free(out);
+	if (!err && !*nr)
+		err = -ENOENT;
+	if (err == -ENOENT)
+		pr_err("apt-cache knows no %s: run apt-get update, or name another kernel",
+		       package);
+	else if (err)
+		pr_err("apt-cache show %s: %s", package, strerror(-err));
+	return err;
+}
+
+/* dpkg's order of versions: is @a older than @b? */
+static bool older(const char *a, const char *b)
+{
+	const char *argv[] = { "dpkg", "--compare-versions", a, "lt", b, NULL };
+	struct child_process cp = {
+		.argv = argv, .out_fd = CHILD_DEVNULL, .err_fd = CHILD_DEVNULL,
+	};
+
+	return !run_command(&cp) && child_succeeded(&cp);
+}
+
+/* Of @v, @want, or the newest older one, or else the oldest newer one. */
+static const char *nearest(char **v, size_t nr, const char *want)
+{
+	const char *below = NULL, *above = NULL;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (!strcmp(v[i], want))
+			return v[i];
+		if (older(v[i], want)) {
+			if (!below || older(below, v[i]))
+				below = v[i];
+		} else if (!above || older(v[i], above)) {
+			above = v[i];
+		}
+	}
+	return below ? below : above;
+}
+
+static void free_strings(char **v, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void warn_source(const struct debian_kernel *k)
+{
+	if (strcmp(k->version[KERNEL_SOURCE], k->version[KERNEL_IMAGE]))
+		pr_warn("the archive has no %s %s, the version of %s: its docs and syscall tables are %s's",
+			k->name[KERNEL_SOURCE], k->version[KERNEL_IMAGE],
+			k->name[KERNEL_IMAGE], k->version[KERNEL_SOURCE]);
+}
+
+/* The source package at the image's version, or the nearest one. */
+static int resolve_source(struct debian_kernel *k)
+{
+	const char *name = k->name[KERNEL_SOURCE], *want = k->version[KERNEL_IMAGE];
+	char **v = NULL;
+	size_t nr = 0;
+	int err = versions_of(name, true, &v, &nr);
+
+	if (err)
+		return err;
+	k->version[KERNEL_SOURCE] = strdup(nearest(v, nr, want));
+	free_strings(v, nr);
+	if (!k->version[KERNEL_SOURCE])
+		return -ENOMEM;
+	warn_source(k);
+	return 0;
+}
+
+/* The -dbg package must be there at the image's version. */
+static int check_dbg(const struct debian_kernel *k)
+{
+	const char *name = k->name[KERNEL_DBG], *want = k->version[KERNEL_IMAGE];
+	char **v = NULL;
+	size_t nr = 0, i;
+	int err = versions_of(name, true, &v, &nr);
+
+	for (i = 0; !err && i < nr && strcmp(v[i], want); i++)
+		;
+	if (!err && i == nr) {
+		pr_err("the archive has no %s %s, the version of %s", name, want,
+		       k->name[KERNEL_IMAGE]);
+		err = -ENOENT;
+	}
+	free_strings(v, nr);
+	return err;
+}
+
+/* The package names @spec's ABI and flavour give. */
+static int parse_spec(struct debian_kernel *k, const char *spec)
+{
+	const char *abi = spec + strlen(DEBIAN_PREFIX);
+	regmatch_t m[5];
+	regex_t re;
+	int bad;
+
+	if (regcomp(&re, SPEC_PATTERN, REG_EXTENDED))
+		return -ENOMEM;
+	bad = regexec(&re, abi, ARRAY_SIZE(m), m, 0);
+	regfree(&re);
+	if (bad) {
+		pr_err("%s: not a Debian kernel: debian:ABI[-FLAVOUR] names one, as debian:6.1.0-57 or debian:6.12.118+deb12-cloud-amd64",
+		       spec);
+		return -EINVAL;
+	}
+	k->name[KERNEL_IMAGE] = xasprintf("linux-image-%.*s-%s-unsigned",
+					  (int)m[2].rm_eo, abi,
+					  m[4].rm_so < 0 ? "amd64" : abi + m[4].rm_so);
+	k->name[KERNEL_DBG] = xasprintf("linux-image-%.*s-%s-dbg",
+					(int)m[2].rm_eo, abi,
+					m[4].rm_so < 0 ? "amd64" : abi + m[4].rm_so);
+	k->name[KERNEL_SOURCE] = xasprintf("linux-source-%.*s",
+					   (int)(m[1].rm_eo - m[1].rm_so), abi);
+	return k->name[KERNEL_IMAGE] && k->name[KERNEL_DBG] &&
+	       k->name[KERNEL_SOURCE] ? 0 : -ENOMEM;
+}
+
+/*
+ * apt-cache takes half a second a question, and a resolution asks three:
+ * what it answered is kept in the cache (debian/SPEC) for as long as
+ * apt's package lists are the same, which their directory's time tells
+ * (apt-get update renames the lists it fetched into it).
+ */
+static char *lists_stamp(void)
+{
+	struct stat st;
+
+	if (stat(APT_LISTS, &st))
+		return NULL;
+	return xasprintf("lists %lld.%09ld\n", (long long)st.st_mtim.tv_sec,
+			 st.st_mtim.tv_nsec);
+}
+
+static char *memo_path(const char *spec)
+{
+	char *dir = cache_dir("debian"), *path;
+
+	path = dir ? xasprintf("%s/%s", dir, spec + strlen(DEBIAN_PREFIX)) : NULL;
+	free(dir);
+	return path;
+}
+
+/* The versions an earlier resolution of @k->spec found, if still good. */
+static bool recall(struct debian_kernel *k)
+{
+	char *path = memo_path(k->spec), *stamp = lists_stamp(), *text = NULL;
+	char *line, *next;
+	size_t len, stamp_len = stamp ? strlen(stamp) : 0;
+	bool ok = false;
+	int i = 0;
+
+	if (path && stamp && !read_file(path, SMALL_FILE_MAX, &text, &len) &&
+	    !strncmp(text, stamp, stamp_len)) {
+		for (line = text + stamp_len; line && *line && i < KERNEL_PACKAGES;
+		     line = next, i++) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			k->version[i] = strdup(line);
+		}
+		ok = i == KERNEL_PACKAGES;
+	}
+	for (i = 0; ok && i < KERNEL_PACKAGES; i++)
+		ok = k->version[i];
+	for (i = 0; !ok && i < KERNEL_PACKAGES; i++) {
+		free(k->version[i]);
+		k->version[i] = NULL;
+	}
+	free(text);
+	free(stamp);
+	free(path);
+	return ok;
+}
+
+static int write_memo(FILE *f, void *arg)
+{
+	const struct debian_kernel *k = arg;
+	char *stamp = lists_stamp();
+	int i, err = stamp && fputs(stamp, f) >= 0 ? 0 : -EIO;
+
+	for (i = 0; !err && i < KERNEL_PACKAGES; i++)
+		if (fprintf(f, "%s\n", k->version[i]) < 0)
+			err = -EIO;
+	free(stamp);
+	return err;
+}
+
+/* Keep what apt-cache said; a failure only costs the next run time. */
+static void remember(const struct debian_kernel *k)
+{
+	char *path = memo_path(k->spec), *dir = cache_dir("debian");
+	kabi_print_fn_t print = kabi_set_print(NULL);
+
+	if (path && dir && !make_dirs(dir))
+		atomic_write(path, write_memo, (void *)k);
+	kabi_set_print(print);
+	free(path);
+	free(dir);
+}
+
+/* Ask apt-cache for the versions of @k's packages. */
+static int ask_apt(struct debian_kernel *k)
+{
+	char **v = NULL;
+	size_t nr = 0;
+	int err = versions_of(k->name[KERNEL_IMAGE], false, &v, &nr);
+
+	if (!err) {
+		k->version[KERNEL_IMAGE] = strdup(v[0]);
+		k->version[KERNEL_DBG] = strdup(v[0]);
+		err = k->version[KERNEL_IMAGE] && k->version[KERNEL_DBG] ?
+		      0 : -ENOMEM;
+	}
+	free_strings(v, nr);
+	if (!err)
+		err = check_dbg(k);
+	if (!err)
+		err = resolve_source(k);
+	if (!err)
+		remember(k);
+	return err;
+}
+
+int debian_kernel__resolve(struct debian_kernel *k, const char *spec)
+{
+	int err, i;
+
+	memset(k, 0, sizeof(*k));
+	k->spec = spec;
+	err = parse_spec(k, spec);
+	if (!err && recall(k))
+		warn_source(k);
+	else if (!err)
+		err = ask_apt(k);
+	for (i = 0; !err && i < KERNEL_PACKAGES; i++) {
+		k->id[i] = xasprintf("%s_%s_%s", k->name[i], k->version[i],
+				     i == KERNEL_SOURCE ? "all" : "amd64");
+		if (!k->id[i])
+			err = -ENOMEM;
+	}
+	if (err == -ENOMEM)
+		pr_err("out of memory");
+	return err;
+}
+
+/* The .deb files apt-get download left in @dir. */
+static int list_debs(const char *dir, char ***debs, size_t *nr)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int err = d ? 0 : -errno;
+
+	while (!err && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		char *path;
+
+		if (len < 5 || strcmp(de->d_name + len - 4, ".deb"))
+			continue;
+		path = xasprintf("%s/%s", dir, de->d_name);
+		err = path ? strings__append(debs, nr, path) : -ENOMEM;
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return err;
+}
+
+/* apt-get download of @packages ("NAME=VERSION") into @dir. */
+static int download(const char *dir, char **packages, size_t nr)
+{
+	const char *argv[8 + KERNEL_PACKAGES] = { "apt-get", "download" };
+	bool terminal = isatty(STDERR_FILENO) && progress_meter_on();
+	struct child_process cp = {
+		.argv = argv, .dir = dir, .err_fd = CHILD_INHERIT,
+		.out_fd = terminal ? STDERR_FILENO : CHILD_DEVNULL,
+	};
+	size_t argc = 2, i;
+	char how[64];
+	int err;
+
+	/*
+	 * As root, apt drops to the _apt user to download, who may not
+	 * write into a cache under /root: stay root instead.
+	 */
+	if (!geteuid()) {
+		argv[argc++] = "-o";
+		argv[argc++] = "APT::Sandbox::User=root";
+	}
+	if (!terminal)
+		argv[argc++] = "-qq";
+	for (i = 0; i < nr; i++)
+		argv[argc++] = packages[i];
+	argv[argc] = NULL;
+	pr_info("downloading %zu package%s with apt-get", nr, nr == 1 ? "" : "s");
+	err = run_command(&cp);
+	if (err) {
+		pr_err("cannot run apt-get: %s", strerror(-err));
+		return err;
+	}
+	if (!child_succeeded(&cp)) {
+		pr_err("apt-get download %s", describe_exit(cp.status, how, sizeof(how)));
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Download what the cache lacks and unpack it there. */
+static int fetch_missing(const struct debian_kernel *k, const char *packages_dir)
+{
+	struct kernel_packages unpacked = { 0 };
+	char **missing = NULL, **debs = NULL, *top, *dir = NULL;
+	size_t nr_missing = 0, nr_debs = 0, i;
+	struct stat st;
+	int err = 0;
+
+	for (i = 0; !err && i < KERNEL_PACKAGES; i++) {
+		char *entry = xasprintf("%s/%s", packages_dir, k->id[i]);
+		char *want = xasprintf("%s=%s", k->name[i], k->version[i]);
+
+		if (!entry || !want)
+			err = -ENOMEM;
+		else if (stat(entry, &st))
+			err = strings__append(&missing, &nr_missing, want);
+		free(entry);
+		free(want);
+	}
+	if (err || !nr_missing)
+		goto out;
+	top = cache_dir("downloads");
+	if (!top) {
+		err = -ENOMEM;
+		goto out;
+	}
+	remove_stale_tmp_dirs(top);
+	err = make_dirs(top);
+	dir = err ? NULL : xasprintf("%s/.tmp.%d.XXXXXX", top, (int)getpid());
+	free(top);
+	if (!err && (!dir || !mkdtemp(dir))) {
+		err = dir ? -errno : -ENOMEM;
+		pr_err("%s: %s", dir ? dir : "downloads", strerror(-err));
+		free(dir);
+		dir = NULL;
+	}
+	if (!err)
+		err = download(dir, missing, nr_missing);
+	if (!err)
+		err = list_debs(dir, &debs, &nr_debs);
+	if (!err)
+		err = kernel_packages__unpack(&unpacked, debs, nr_debs,
+					      packages_dir, progress_deb, NULL);
+	kernel_packages__release(&unpacked);
+out:
+	if (dir)
+		remove_tree(dir);
+	free(dir);
+	free_strings(missing, nr_missing);
+	free_strings(debs, nr_debs);
+	return err;
+}
+
+int debian_kernel__fetch(const struct debian_kernel *k,
+			 const char *packages_dir, struct kernel_packages *kp)
+{
+	int err = fetch_missing(k, packages_dir);
+
+	if (!err)
+		err = kernel_packages__cached(kp, k->id, KERNEL_PACKAGES,
+					      packages_dir);
+	if (err == -ENOENT)
+		pr_err("%s: its packages are not in %s after unpacking them",
+		       k->spec, packages_dir);
+	return err;
+}
+
+void debian_kernel__release(struct debian_kernel *k)
+{
+	int i;
+
+	for (i = 0; i < KERNEL_PACKAGES; i++) {
+		free(k->name[i]);
+		free(k->version[i]);
+		free(k->id[i]);
+	}
+}

@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Loading one side of a comparison, whatever names it, and collecting two
+ * sides at once.
+ *
+ * A snapshot of packages is cached as snapshots/HASH.json beside
+ * snapshots/HASH.key, the text it was made from: the packages (name,
+ * version, architecture: the build id and modules come with them), the
+ * machine profile, the snapshot format and the build ids of this kabidiff
+ * and its guest agent, whose code decides what a collection finds.  A hit
+ * needs the key file's text to be the same, so two keys that hash alike
+ * never share a snapshot.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collectors/dwarf/elf.h"
+#include "collectors/sysfs/machine.h"
+#include "lib/array.h"
+#include "lib/atomic-file.h"
+#include "lib/bytes.h"
+#include "lib/fileio.h"
+#include "lib/print.h"
+#include "model/snapshot-json.h"
+#include "cache.h"
+#include "cli.h"
+#include "collect.h"
+#include "debian.h"
+#include "progress.h"
+#include "side.h"
+
+#define BUILD_ID_MAX	128
+
+/* What sides_prepare() collected, for side_load() to take. */
+static struct prepared {
+	const char *name;
+	char path[4096];
+} prepared[2];
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* The .deb files in @dir, if it has any. */
+static int debs_in(const char *dir, char ***debs, size_t *nr)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int err = 0;
+
+	while (!err && d && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		char *path;
+
+		if (len < 5 || strcmp(de->d_name + len - 4, ".deb"))
+			continue;
+		path = xasprintf("%s/%s", dir, de->d_name);
+		err = path ? strings__append(debs, nr, path) : -ENOMEM;
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return err;
+}
+
+static void free_strings(char **v, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* The build id of the ELF file @path, or "none". */
+static void file_build_id(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf = NULL;
+
+	snprintf(buf, size, "none");
+	if (fd < 0)
+		return;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_build_id(elf, buf, size))
+		snprintf(buf, size, "none");
+	elf_end(elf);
+	close(fd);
+}
+
+/* The text a snapshot of the packages @ids is cached under. */
+static char *cache_key(char *const *ids)
+{
+	char self[BUILD_ID_MAX], agent[BUILD_ID_MAX], *agent_path;
+
+	agent_path = collect_agent_path();
+	if (!agent_path)
+		return NULL;
+	file_build_id("/proc/self/exe", self, sizeof(self));
+	file_build_id(agent_path, agent, sizeof(agent));
+	free(agent_path);
+	return xasprintf("kabidiff snapshot of Debian packages\n"
+			 "format %d\nkabidiff %s\nagent %s\nmachine %s\n"
+			 "image %s\ndbg %s\nsource %s\n",
+			 SNAPSHOT_VERSION, self, agent, MACHINE_DEFAULT,
+			 ids[KERNEL_IMAGE] ? ids[KERNEL_IMAGE] : "none",
+			 ids[KERNEL_DBG] ? ids[KERNEL_DBG] : "none",
+			 ids[KERNEL_SOURCE] ? ids[KERNEL_SOURCE] : "none");
+}
+
+/* snapshots/HASH.@ext for @key, malloc()ed. */
+static char *cache_file(const char *key, const char *ext)
+{
+	char *dir = cache_dir("snapshots"), *path;
+
+	if (!dir)
+		return NULL;
+	path = xasprintf("%s/%016llx.%s", dir,
+			 (unsigned long long)fnv1a64(FNV1A64_BASIS, key, strlen(key)),
+			 ext);
+	free(dir);
+	return path;
+}
+
+/* The cached snapshot of @key, or NULL (quietly) when there is none. */
+static struct snapshot *cache_lookup(const char *key)
+{
+	char *key_path = cache_file(key, "key"), *json = cache_file(key, "json");
+	struct snapshot *s = NULL;
+	char *text = NULL;
+	size_t len;
+
+	if (key_path && json && !read_file(key_path, SMALL_FILE_MAX, &text, &len) &&
+	    !strcmp(text, key)) {
+		s = snapshot__load(json);
+		if (s)
+			pr_info("%s: the snapshot of the same packages", json);
+	}
+	free(text);
+	free(key_path);
+	free(json);
+	return s;
+}
+
+static int write_key(FILE *f, void *key)
+{
+	return fputs(key, f) < 0 ? -EIO : 0;
+}
+
+/* Keep @s under @key: the snapshot first, then the key that finds it. */
+static int cache_store(const char *key, struct snapshot *s)
+{
+	char *key_path = cache_file(key, "key"), *json = cache_file(key, "json");
+	char *dir = cache_dir("snapshots");
+	int err = key_path && json && dir ? make_dirs(dir) : -ENOMEM;
+
+	if (err && err != -ENOMEM)
+		pr_err("%s: %s", dir, strerror(-err));
+	if (!err)
+		err = snapshot__save(s, json);
+	if (!err)
+		err = atomic_write(key_path, write_key, (void *)key);
+	free(dir);
+	free(key_path);
+	free(json);
+	return err;
+}
+
+/* Collect the kernel @kp's packages give (taking them), and keep it. */
+static struct snapshot *collect_packages(struct kernel_packages *kp,
+					 const char *key)
+{
+	struct collect_inputs in = COLLECT_INPUTS_INIT;
+	struct snapshot *s = snapshot__new();
+	int err = s ? 0 : -ENOMEM;
+
+	in.packages = *kp;
+	memset(kp, 0, sizeof(*kp));
+	if (!err)
+		err = collect_snapshot(s, &in, NULL);
+	else
+		kernel_packages__release(&in.packages);
+	if (!err)
+		err = cache_store(key, s);
+	if (err == -ENOMEM)
+		pr_err("out of memory");
+	if (err) {
+		snapshot__free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* debian:ABI[-FLAVOUR]: cached, or fetched and collected. */
+static struct snapshot *load_debian(const char *spec)
+{
+	struct kernel_packages kp = { 0 };
+	struct debian_kernel k;
+	struct snapshot *s = NULL;
+	char *key = NULL, *packages = NULL;
+
+	if (debian_kernel__resolve(&k, spec))
+		goto out;
+	key = cache_key(k.id);
+	s = key ? cache_lookup(key) : NULL;
+	if (s || !key)
+		goto out;
+	packages = cache_dir("packages");
+	if (packages && !debian_kernel__fetch(&k, packages, &kp))
+		s = collect_packages(&kp, key);
+out:
+	if (!key && !s)
+		pr_err("out of memory");
+	kernel_packages__release(&kp);
+	debian_kernel__release(&k);
+	free(packages);
+	free(key);
+	return s;
+}
+
+/* A directory of a kernel's .deb files: unpacked, cached or collected. */
+static struct snapshot *load_debs(const char *dir, char **debs, size_t nr)
+{
+	struct kernel_packages kp = { 0 };
+	char *packages = cache_dir("packages"), *key = NULL;
+	struct snapshot *s = NULL;
+
+	if (packages && !kernel_packages__unpack(&kp, debs, nr, packages,
+						  progress_deb, NULL)) {
+		key = cache_key(kp.id);
+		s = key ? cache_lookup(key) : NULL;
+		if (!s && key)
+			s = collect_packages(&kp, key);
+	}
+	kernel_packages__release(&kp);
+	free(packages);
+	free(key);
+	return s;
+}
+
+static struct snapshot *load_dir(const char *dir, const char **how)
+{
+	struct snapshot *s;
+	char **debs = NULL;
+	size_t nr = 0;
+
+	if (debs_in(dir, &debs, &nr)) {
+		pr_err("out of memory");
+		return NULL;
+	}
+	if (nr) {
+		*how = "of its packages";
+		s = load_debs(dir, debs, nr);
+	} else {
+		*how = "collected";
+		pr_info("%s: collecting the build", dir);
+		s = collect_build(dir);
+	}
+	free_strings(debs, nr);
+	return s;
+}
+
+static struct prepared *prepared_for(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(prepared); i++)
+		if (prepared[i].name && !strcmp(prepared[i].name, name))
+			return &prepared[i];
+	return NULL;
+}
+
+/* Load a side without minding what sides_prepare() did. */
+static struct snapshot *load(const char *name, const char **how)
+{
+	*how = "loaded";
+	if (debian_spec(name)) {
+		*how = "of Debian's packages";
+		return load_debian(name);
+	}
+	if (is_dir(name))
+		return load_dir(name, how);
+	return snapshot__load(name);
+}
+
+struct snapshot *side_load(const char *name)
+{
+	struct prepared *p = prepared_for(name);
+	struct timespec start;
+	struct snapshot *s;
+	const char *how;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	if (p) {
+		how = "collected";
+		s = snapshot__load(p->path);
+		unlink(p->path);
+		p->name = NULL;
+	} else {
+		s = load(name, &how);
+	}
+	if (s)
+		pr_info("%s: %zu sysfs nodes, %zu syscalls, %zu types, %zu doc entries, %s in %.3f s",
+			name, s->sysfs.nr, s->syscalls.nr, s->types.nr,
+			s->docs.nr, how, seconds_since(&start));
+	return s;
+}
+
+/* Whether loading @name means collecting: no file, no cached snapshot. */
+static bool needs_collecting(const char *name)
+{
+	struct debian_kernel k;
+	struct snapshot *s = NULL;
+	char *key = NULL;
+	kabi_print_fn_t print;
+
+	if (!debian_spec(name))
+		return is_dir(name);
+	/* what resolving reports, the side's own loading reports again */
+	print = kabi_set_print(NULL);
+	if (!debian_kernel__resolve(&k, name)) {
+		key = cache_key(k.id);
+		s = key ? cache_lookup(key) : NULL;
+	}
+	kabi_set_print(print);
+	debian_kernel__release(&k);
+	free(key);
+	snapshot__free(s);
+	return !s;
+}
+
+/* In a child: collect @name into @p->path; the exit status says how. */
+static void __noreturn collect_child(const char *name, const struct prepared *p)
+{
+	const char *how;
+	struct snapshot *s;
+
+	progress_meter_off();
+	s = load(name, &how);
+	_exit(s && !snapshot__save(s, p->path) ? EXIT_OK : EXIT_TROUBLE);
+}
+
+int sides_prepare(const char *const *names, size_t nr)
+{
+	pid_t pid[ARRAY_SIZE(prepared)];
+	size_t i, n = 0;
+	const char *tmp = getenv("TMPDIR");
+	int err = 0, status, fd;
+
+	if (nr > ARRAY_SIZE(prepared))
+		return 0;
+	for (i = 0; i < nr; i++)
+		n += needs_collecting(names[i]);
+	if (n < 2)
+		return 0;
+	pr_info("collecting %s and %s at once", names[0], names[1]);
+	fflush(NULL);
+	for (i = 0; !err && i < nr; i++) {
+		struct prepared *p = &prepared[i];
+
+		snprintf(p->path, sizeof(p->path), "%s/kabidiff-side.XXXXXX",
+			 tmp && *tmp ? tmp : "/tmp");
+		fd = mkstemp(p->path);
+		if (fd < 0) {
+			err = -errno;
+			pr_err("%s: %s", p->path, strerror(-err));
+			break;
+		}
+		close(fd);
+		p->name = names[i];
+		pid[i] = fork();
+		if (!pid[i])
+			collect_child(names[i], p);
+		if (pid[i] < 0)
+			err = -errno;
+	}
+	for (n = i, i = 0; i < n; i++) {
+		if (pid[i] > 0 && (waitpid(pid[i], &status, 0) < 0 ||
+				   !WIFEXITED(status) || WEXITSTATUS(status)))
+			err = err ? err : -ECHILD;
+	}
+	if (err)
+		for (i = 0; i < n; i++) {
+			unlink(prepared[i].path);
+			prepared[i].name = NULL;
+		}
+	return err;
+}

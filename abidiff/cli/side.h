@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What OLD and NEW of a comparison can be: a snapshot file, a kernel build
+ * directory (collected on the fly), a directory holding a kernel's Debian
+ * packages, or debian:ABI[-FLAVOUR] (a kernel of Debian's archive).  The
+ * snapshots of packages are kept in the cache (snapshots/), keyed by what
+ * made them, so a second comparison of the same kernels only diffs.
+ */
+#ifndef KABIDIFF_CLI_SIDE_H
+#define KABIDIFF_CLI_SIDE_H
+
+#include <stddef.h>
+
+#include "model/model.h"
+
+/*
+ * side_load() - the snapshot @name gives, or NULL when it cannot be had
+ * (reported).  Progress and timing go through pr_info().
+ */
+struct snapshot *side_load(const char *name);
+
+/*
+ * sides_prepare() - when two or more of @names need collecting (no
+ * snapshot file, no cached snapshot), collect them at once, each in a
+ * process of its own, for side_load() to find.  Returns 0, or -errno when
+ * one failed (reported by its process).
+ */
+int sides_prepare(const char *const *names, size_t nr);
+
+#endif /* KABIDIFF_CLI_SIDE_H */
