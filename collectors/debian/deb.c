@@ -236,8 +236,15 @@ int deb__open(const char *path, struct deb **debp)
 	}
 	archive_read_support_format_ar(deb->ar);
 	if (archive_read_open_filename(deb->ar, path, 1 << 16) != ARCHIVE_OK) {
+		/* libarchive's ARCHIVE_ERRNO_FILE_FORMAT is EILSEQ on Linux */
 		err = archive_errno(deb->ar) > 0 ? -archive_errno(deb->ar) : -EINVAL;
-		pr_err("%s: %s", path, archive_error_string(deb->ar));
+		if (err == -EILSEQ) {
+			pr_err("%s: not a Debian package (not an ar archive)", path);
+			err = -EINVAL;
+		} else {
+			pr_err("%s: %s", path, err == -EINVAL ?
+			       archive_error_string(deb->ar) : strerror(-err));
+		}
 	} else {
 		err = read_head(deb);
 	}
