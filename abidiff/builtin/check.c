@@ -55,7 +55,7 @@ static struct snapshot *load_build(const struct judge_side *side)
 		       side->name);
 		return NULL;
 	}
-	s = collect_build(side->name);
+	s = collect_build(side->name, NULL);
 	if (!s)
 		pr_err("%s: the build could not be collected: skipping",
 		       side->name);

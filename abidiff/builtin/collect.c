@@ -109,19 +109,6 @@ static int add_deb(const char *cmd, const struct cli_option *opt,
 	return -ENOMEM;
 }
 
-static int parse_machine(const char *cmd, const struct cli_option *opt,
-			 const char *arg)
-{
-	const struct machine_profile **machine = opt->value;
-
-	*machine = machine_profile__find(arg);
-	if (*machine)
-		return 0;
-	usage_error(cmd, "--machine is one of %s, not '%s'",
-		    machine_profile__names(), arg);
-	return -EINVAL;
-}
-
 static int parse_accel(const char *cmd, const struct cli_option *opt,
 		       const char *arg)
 {
@@ -166,7 +153,7 @@ int do_collect(int argc, char **argv)
 		OPT_BOOL(0, "no-sysfs", &in.no_sysfs),
 		OPT_CALLBACK(0, "timeout", &in.boot.timeout, parse_timeout),
 		OPT_CALLBACK(0, "accel", &in.boot.accel, parse_accel),
-		OPT_CALLBACK(0, "machine", &in.boot.machine, parse_machine),
+		OPT_CALLBACK(0, "machine", &in.boot.machine, collect_option__machine),
 		OPT_STRING(0, "modules", &in.boot.modules_dir),
 		OPT_BOOL(0, "raw-values", &in.boot.keep_raw),
 		OPT_END(),

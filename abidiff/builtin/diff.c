@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * kabidiff diff [--format F] [--strict] [--policy FILE] [--waivers FILE]
- *               [--parts P,...] OLD NEW
+ *               [--parts P,...] [--machine PROFILE] OLD NEW
  *
- * Compare two kernel builds (snapshots, or build directories collected on
- * the fly), judge each change by the stability level the old build's
+ * Compare two kernel builds (snapshots; build directories, Debian packages
+ * or debian:ABI collected on the fly), judge each change by the stability level the old build's
  * Documentation/ABI promised, and fail when a promise broke.
  */
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "cli/collect.h"
 #include "cli/judge.h"
 #include "cli/options.h"
 #include "cli/side.h"
@@ -17,27 +18,37 @@
 static const char diff_usage[] =
 	"Usage: kabidiff diff [--format text|json|markdown] [--strict]\n"
 	"                     [--policy FILE] [--waivers FILE] [--parts P,...]\n"
-	"                     OLD NEW\n"
+	"                     [--machine PROFILE] OLD NEW\n"
 	"       kabidiff OLD NEW\n\n"
 	"Compare two kernel builds and judge every change of their userspace ABI\n"
 	"by the stability level OLD's Documentation/ABI gives the interface.\n"
-	"OLD and NEW are snapshots ('kabidiff collect') or kernel build\n"
-	"directories, collected on the fly.  Every part is compared, and a part\n"
-	"one side lacks is trouble, unless --parts names those to compare;\n"
-	"levels always come from OLD's docs.\n\n"
-	DIFF_OPTIONS_HELP "\n"
+	"OLD and NEW are each a snapshot ('kabidiff collect'), a kernel build\n"
+	"directory, a directory holding a kernel's Debian packages (image, -dbg\n"
+	"and linux-source .deb files), or debian:ABI[-FLAVOUR], a kernel of\n"
+	"Debian's archive (debian:6.1.0-57, debian:6.12.118+deb12-cloud-amd64;\n"
+	"the flavour is amd64 unless named), whose packages apt-get download\n"
+	"fetches into the cache.  Those but snapshots are collected on the fly,\n"
+	"both at once when both need it; the snapshot of packages is kept in\n"
+	"the cache and reused.  Every part is compared, and a part one side\n"
+	"lacks is trouble, unless --parts names those to compare; levels always\n"
+	"come from OLD's docs.\n\n"
+	DIFF_OPTIONS_HELP
+	"  --machine PROFILE the machine a side collected boots: standard (the\n"
+	"                    default) or minimal (see kabidiff collect)\n\n"
 	"Exit status: 0 no break, 1 a break, 2 trouble.\n";
 
 static struct snapshot *load_side(const struct judge_side *side)
 {
-	return side_load(side->name);
+	return side_load(side->name, side->data);
 }
 
 int do_diff(int argc, char **argv)
 {
 	struct diff_options o = DIFF_OPTIONS_INIT;
+	const struct machine_profile *machine = NULL;
 	const struct cli_option options[] = {
 		OPT_DIFF(&o),
+		OPT_CALLBACK(0, "machine", &machine, collect_option__machine),
 		OPT_END(),
 	};
 	int first = parse_options("diff", argc, argv, options, diff_usage, 0);
@@ -46,8 +57,9 @@ int do_diff(int argc, char **argv)
 		return parse_options_exit(first);
 	if (argc - first != 2)
 		return usage_error("diff", "diff needs two snapshots or build directories, OLD and NEW");
-	if (sides_prepare((const char *const *)argv + first, 2))
+	if (sides_prepare((const char *const *)argv + first, 2, machine))
 		return EXIT_TROUBLE;
-	return judge_sides(&(struct judge_side){ argv[first], load_side },
-			   &(struct judge_side){ argv[first + 1], load_side }, &o);
+	return judge_sides(&(struct judge_side){ argv[first], load_side, machine },
+			   &(struct judge_side){ argv[first + 1], load_side, machine },
+			   &o);
 }

@@ -363,7 +363,7 @@ static struct snapshot *snapshot_of(struct bisect *b, const git_oid *id,
 			pr_warn("the build failed; its output is in %s", b->log);
 		goto out;
 	}
-	s = collect_build(b->build);
+	s = collect_build(b->build, NULL);
 	if (s && !interrupted && snapshot__save(s, path))
 		*trouble = true;
 out:

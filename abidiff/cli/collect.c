@@ -25,6 +25,7 @@
 #include "cache.h"
 #include "cli.h"
 #include "collect.h"
+#include "options.h"
 #include "progress.h"
 
 
@@ -354,10 +355,26 @@ static struct snapshot *snapshot_or_null(struct snapshot *s, int err)
 	return NULL;
 }
 
-struct snapshot *collect_build(const char *build_dir)
+int collect_option__machine(const char *cmd, const struct cli_option *opt,
+			    const char *arg)
+{
+	const struct machine_profile **machine = opt->value;
+
+	*machine = machine_profile__find(arg);
+	if (*machine)
+		return 0;
+	usage_error(cmd, "--machine is one of %s, not '%s'",
+		    machine_profile__names(), arg);
+	return -EINVAL;
+}
+
+struct snapshot *collect_build(const char *build_dir,
+			       const struct machine_profile *machine)
 {
 	struct collect_inputs in = COLLECT_INPUTS_INIT;
 	struct snapshot *s = snapshot__new();
+
+	in.boot.machine = machine;
 
 	return snapshot_or_null(s, s ? collect_snapshot(s, &in, build_dir) :
 				-ENOMEM);

@@ -71,10 +71,21 @@ int collect_snapshot(struct snapshot *s, struct collect_inputs *in,
 
 /*
  * collect_build() - a snapshot of the kernel build in @build_dir (the O=
- * directory), collected as 'kabidiff collect BUILD_DIR' does; NULL when
- * that failed (reported) or out of memory.
+ * directory), collected as 'kabidiff collect BUILD_DIR' does, its image
+ * booted on @machine (NULL: the default profile); NULL when that failed
+ * (reported) or out of memory.
  */
-struct snapshot *collect_build(const char *build_dir);
+struct snapshot *collect_build(const char *build_dir,
+			       const struct machine_profile *machine);
+
+struct cli_option;
+
+/*
+ * collect_option__machine() - the callback of --machine PROFILE: the
+ * profile into *(const struct machine_profile **)@opt->value.
+ */
+int collect_option__machine(const char *cmd, const struct cli_option *opt,
+			    const char *arg);
 
 /*
  * collect_docs() - the Documentation/ABI of the tree @dir, or of revision

@@ -46,6 +46,12 @@ static struct prepared {
 	char path[4096];
 } prepared[2];
 
+/* @machine, or the default profile */
+static const struct machine_profile *of(const struct machine_profile *machine)
+{
+	return machine ? machine : machine_profile__find(MACHINE_DEFAULT);
+}
+
 static bool is_dir(const char *path)
 {
 	struct stat st;
@@ -102,7 +108,7 @@ static void file_build_id(const char *path, char *buf, size_t size)
 }
 
 /* The text a snapshot of the packages @ids is cached under. */
-static char *cache_key(char *const *ids)
+static char *cache_key(char *const *ids, const struct machine_profile *machine)
 {
 	char self[BUILD_ID_MAX], agent[BUILD_ID_MAX], *agent_path;
 
@@ -115,7 +121,7 @@ static char *cache_key(char *const *ids)
 	return xasprintf("kabidiff snapshot of Debian packages\n"
 			 "format %d\nkabidiff %s\nagent %s\nmachine %s\n"
 			 "image %s\ndbg %s\nsource %s\n",
-			 SNAPSHOT_VERSION, self, agent, MACHINE_DEFAULT,
+			 SNAPSHOT_VERSION, self, agent, machine->name,
 			 ids[KERNEL_IMAGE] ? ids[KERNEL_IMAGE] : "none",
 			 ids[KERNEL_DBG] ? ids[KERNEL_DBG] : "none",
 			 ids[KERNEL_SOURCE] ? ids[KERNEL_SOURCE] : "none");
@@ -181,12 +187,14 @@ static int cache_store(const char *key, struct snapshot *s)
 
 /* Collect the kernel @kp's packages give (taking them), and keep it. */
 static struct snapshot *collect_packages(struct kernel_packages *kp,
-					 const char *key)
+					 const char *key,
+					 const struct machine_profile *machine)
 {
 	struct collect_inputs in = COLLECT_INPUTS_INIT;
 	struct snapshot *s = snapshot__new();
 	int err = s ? 0 : -ENOMEM;
 
+	in.boot.machine = machine;
 	in.packages = *kp;
 	memset(kp, 0, sizeof(*kp));
 	if (!err)
@@ -205,7 +213,8 @@ static struct snapshot *collect_packages(struct kernel_packages *kp,
 }
 
 /* debian:ABI[-FLAVOUR]: cached, or fetched and collected. */
-static struct snapshot *load_debian(const char *spec)
+static struct snapshot *load_debian(const char *spec,
+				    const struct machine_profile *machine)
 {
 	struct kernel_packages kp = { 0 };
 	struct debian_kernel k;
@@ -214,13 +223,13 @@ static struct snapshot *load_debian(const char *spec)
 
 	if (debian_kernel__resolve(&k, spec))
 		goto out;
-	key = cache_key(k.id);
+	key = cache_key(k.id, machine);
 	s = key ? cache_lookup(key) : NULL;
 	if (s || !key)
 		goto out;
 	packages = cache_dir("packages");
 	if (packages && !debian_kernel__fetch(&k, packages, &kp))
-		s = collect_packages(&kp, key);
+		s = collect_packages(&kp, key, machine);
 out:
 	if (!key && !s)
 		pr_err("out of memory");
@@ -232,7 +241,8 @@ out:
 }
 
 /* A directory of a kernel's .deb files: unpacked, cached or collected. */
-static struct snapshot *load_debs(const char *dir, char **debs, size_t nr)
+static struct snapshot *load_debs(char **debs, size_t nr,
+				  const struct machine_profile *machine)
 {
 	struct kernel_packages kp = { 0 };
 	char *packages = cache_dir("packages"), *key = NULL;
@@ -240,10 +250,10 @@ static struct snapshot *load_debs(const char *dir, char **debs, size_t nr)
 
 	if (packages && !kernel_packages__unpack(&kp, debs, nr, packages,
 						  progress_deb, NULL)) {
-		key = cache_key(kp.id);
+		key = cache_key(kp.id, machine);
 		s = key ? cache_lookup(key) : NULL;
 		if (!s && key)
-			s = collect_packages(&kp, key);
+			s = collect_packages(&kp, key, machine);
 	}
 	kernel_packages__release(&kp);
 	free(packages);
@@ -251,7 +261,9 @@ static struct snapshot *load_debs(const char *dir, char **debs, size_t nr)
 	return s;
 }
 
-static struct snapshot *load_dir(const char *dir, const char **how)
+static struct snapshot *load_dir(const char *dir,
+				 const struct machine_profile *machine,
+				 const char **how)
 {
 	struct snapshot *s;
 	char **debs = NULL;
@@ -263,11 +275,11 @@ static struct snapshot *load_dir(const char *dir, const char **how)
 	}
 	if (nr) {
 		*how = "of its packages";
-		s = load_debs(dir, debs, nr);
+		s = load_debs(debs, nr, machine);
 	} else {
 		*how = "collected";
 		pr_info("%s: collecting the build", dir);
-		s = collect_build(dir);
+		s = collect_build(dir, machine);
 	}
 	free_strings(debs, nr);
 	return s;
@@ -284,19 +296,22 @@ static struct prepared *prepared_for(const char *name)
 }
 
 /* Load a side without minding what sides_prepare() did. */
-static struct snapshot *load(const char *name, const char **how)
+static struct snapshot *load(const char *name,
+			     const struct machine_profile *machine,
+			     const char **how)
 {
 	*how = "loaded";
 	if (debian_spec(name)) {
 		*how = "of Debian's packages";
-		return load_debian(name);
+		return load_debian(name, machine);
 	}
 	if (is_dir(name))
-		return load_dir(name, how);
+		return load_dir(name, machine, how);
 	return snapshot__load(name);
 }
 
-struct snapshot *side_load(const char *name)
+struct snapshot *side_load(const char *name,
+			   const struct machine_profile *machine)
 {
 	struct prepared *p = prepared_for(name);
 	struct timespec start;
@@ -310,7 +325,7 @@ struct snapshot *side_load(const char *name)
 		unlink(p->path);
 		p->name = NULL;
 	} else {
-		s = load(name, &how);
+		s = load(name, of(machine), &how);
 	}
 	if (s)
 		pr_info("%s: %zu sysfs nodes, %zu syscalls, %zu types, %zu doc entries, %s in %.3f s",
@@ -320,7 +335,8 @@ struct snapshot *side_load(const char *name)
 }
 
 /* Whether loading @name means collecting: no file, no cached snapshot. */
-static bool needs_collecting(const char *name)
+static bool needs_collecting(const char *name,
+			     const struct machine_profile *machine)
 {
 	struct debian_kernel k;
 	struct snapshot *s = NULL;
@@ -332,7 +348,7 @@ static bool needs_collecting(const char *name)
 	/* what resolving reports, the side's own loading reports again */
 	print = kabi_set_print(NULL);
 	if (!debian_kernel__resolve(&k, name)) {
-		key = cache_key(k.id);
+		key = cache_key(k.id, machine);
 		s = key ? cache_lookup(key) : NULL;
 	}
 	kabi_set_print(print);
@@ -343,17 +359,19 @@ static bool needs_collecting(const char *name)
 }
 
 /* In a child: collect @name into @p->path; the exit status says how. */
-static void __noreturn collect_child(const char *name, const struct prepared *p)
+static void __noreturn collect_child(const char *name, const struct prepared *p,
+				     const struct machine_profile *machine)
 {
 	const char *how;
 	struct snapshot *s;
 
 	progress_meter_off();
-	s = load(name, &how);
+	s = load(name, machine, &how);
 	_exit(s && !snapshot__save(s, p->path) ? EXIT_OK : EXIT_TROUBLE);
 }
 
-int sides_prepare(const char *const *names, size_t nr)
+int sides_prepare(const char *const *names, size_t nr,
+		  const struct machine_profile *machine)
 {
 	pid_t pid[ARRAY_SIZE(prepared)];
 	size_t i, n = 0;
@@ -362,8 +380,9 @@ int sides_prepare(const char *const *names, size_t nr)
 
 	if (nr > ARRAY_SIZE(prepared))
 		return 0;
+	machine = of(machine);
 	for (i = 0; i < nr; i++)
-		n += needs_collecting(names[i]);
+		n += needs_collecting(names[i], machine);
 	if (n < 2)
 		return 0;
 	pr_info("collecting %s and %s at once", names[0], names[1]);
@@ -383,7 +402,7 @@ int sides_prepare(const char *const *names, size_t nr)
 		p->name = names[i];
 		pid[i] = fork();
 		if (!pid[i])
-			collect_child(names[i], p);
+			collect_child(names[i], p, machine);
 		if (pid[i] < 0)
 			err = -errno;
 	}

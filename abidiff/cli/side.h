@@ -13,11 +13,15 @@
 
 #include "model/model.h"
 
+struct machine_profile;
+
 /*
  * side_load() - the snapshot @name gives, or NULL when it cannot be had
- * (reported).  Progress and timing go through pr_info().
+ * (reported); a kernel collected boots on @machine (NULL: the default
+ * profile).  Progress and timing go through pr_info().
  */
-struct snapshot *side_load(const char *name);
+struct snapshot *side_load(const char *name,
+			   const struct machine_profile *machine);
 
 /*
  * sides_prepare() - when two or more of @names need collecting (no
@@ -25,6 +29,7 @@ struct snapshot *side_load(const char *name);
  * process of its own, for side_load() to find.  Returns 0, or -errno when
  * one failed (reported by its process).
  */
-int sides_prepare(const char *const *names, size_t nr);
+int sides_prepare(const char *const *names, size_t nr,
+		  const struct machine_profile *machine);
 
 #endif /* KABIDIFF_CLI_SIDE_H */

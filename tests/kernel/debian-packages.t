@@ -1,0 +1,68 @@
+#!/bin/sh
+# Debian's packages as kabidiff's inputs, on the real upgrade: collect --deb
+# of Debian 6.1.0-57's three packages (-unsigned, -dbg, linux-source-6.1 at
+# the image's version, 6.1.192-3) gives byte for byte the snapshot
+# tests/debian-upgrade.sh collects from the same packages unpacked by
+# dpkg-deb and tar; and 'kabidiff debian:6.1.0-57 debian:6.12.118+deb12',
+# which fetches what the cache lacks with apt-get download, prints the
+# report of those by-hand snapshots, byte for byte; a second time it is
+# served by the snapshot cache.  Downloads about 2.3 GB into the cache
+# unless it has the packages (packages/).
+. "$(dirname "$0")/../lib.sh"
+
+command -v qemu-system-x86_64 >/dev/null ||
+	skip_all "qemu-system-x86_64 is not installed ('make deps' installs qemu-system-x86)"
+sides=$(KABIDIFF=$KABIDIFF "$TOP/tests/debian-upgrade.sh" --report) || {
+	echo "Bail out! could not collect the upgrade pair (tests/debian-upgrade.sh)"
+	exit 1
+}
+set -- $sides
+OLD_SNAP=$1 REPORT=$3
+
+# The three packages of 6.1.0-57, as apt-get download names them.
+V=$(apt-cache show --no-all-versions linux-image-6.1.0-57-amd64-unsigned |
+    sed -n 's/^Version: //p')
+mkdir "$TMP/debs"
+sandbox=
+[ "$(id -u)" -ne 0 ] || sandbox='-o APT::Sandbox::User=root'
+# shellcheck disable=SC2086
+(cd "$TMP/debs" && apt-get download -qq $sandbox linux-image-6.1.0-57-amd64-unsigned \
+	linux-image-6.1.0-57-amd64-dbg "linux-source-6.1=$V") >&2 || {
+	echo "Bail out! apt-get download of 6.1.0-57's packages ($V) failed"
+	exit 1
+}
+
+run_kabidiff collect -o "$TMP/deb.json" \
+	--deb "$TMP/debs/linux-image-6.1.0-57-amd64-unsigned_${V}_amd64.deb" \
+	--deb "$TMP/debs/linux-image-6.1.0-57-amd64-dbg_${V}_amd64.deb" \
+	--deb "$TMP/debs/linux-source-6.1_${V}_all.deb"
+is "$status" 0 "collect --deb of 6.1.0-57's -unsigned, -dbg and linux-source-6.1 $V"
+if cmp -s "$TMP/deb.json" "$OLD_SNAP"; then
+	pass "its snapshot is byte-identical to the one of the by-hand collection"
+else
+	fail "its snapshot is byte-identical to the one of the by-hand collection" \
+	     "$(diff "$OLD_SNAP" "$TMP/deb.json" | head -n 20)"
+fi
+rm -rf "$TMP/debs"
+
+run_kabidiff debian:6.1.0-57 debian:6.12.118+deb12
+is "$status" 1 "kabidiff debian:6.1.0-57 debian:6.12.118+deb12: exit 1, for the true breaks"
+printf '%s\n' "$out" >"$TMP/report.txt"
+if cmp -s "$TMP/report.txt" "$REPORT"; then
+	pass "its report is byte-identical to the one of the by-hand snapshots"
+else
+	fail "its report is byte-identical to the one of the by-hand snapshots" \
+	     "$(diff "$REPORT" "$TMP/report.txt" | head -n 20)"
+fi
+is "$(tail -n 1 "$TMP/report.txt")" "$(tail -n 1 "$REPORT")" "the same summary line"
+
+KABIDIFF_VERBOSE=1 run_kabidiff debian:6.1.0-57 debian:6.12.118+deb12
+cached=$(printf '%s\n' "$err" | grep -c 'the snapshot of the same packages')
+is "$status:$cached" "1:2" "a second time, both snapshots come from the snapshot cache"
+if printf '%s\n' "$out" | cmp -s - "$REPORT"; then
+	pass "and the report is the same"
+else
+	fail "and the report is the same"
+fi
+
+done_testing
