@@ -6,6 +6,8 @@
 #   make check           install missing Debian packages, build, run all tests
 #   make check-layers    check that each file includes only what its layer may
 #   make deps            install the missing Debian packages only
+#   make demo            Debian 6.1 -> 6.12, fetched from the archive, judged
+#   make demo-fixtures   the planted-break fixture kernels, built and judged
 #   make bench           time kabidiff against the reference tools
 #   make fuzz            run the libFuzzer harnesses (tests/fuzz/README.md)
 #   make install         install into $(DESTDIR)$(PREFIX)
@@ -223,14 +225,30 @@ bench-run: $(O)/kabidiff
 fixture-kernels:
 	$(Q)kernel-patches/build-fixtures.sh
 
-# Both fixture kernels collected (vmlinux, a boot in QEMU, their docs) and
-# judged: the report of the changes kernel-patches/break/ plants.
-DEMO		= $(or $(KABIDIFF_CACHE),$(HOME)/.cache/kabidiff)/demo
+# The real upgrade a distribution reviews: Debian 12's kernel against its
+# backported 6.12, fetched from Debian's archive into the cache (about
+# 2.3 GB, once), each booted in QEMU, and judged.
+DEMO_OLD	:= debian:6.1.0-57
+DEMO_NEW	:= debian:6.12.118+deb12
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory demo-run
 
 demo-run: all
+	$(Q)apt-cache show linux-image-6.1.0-57-amd64-unsigned >/dev/null 2>&1 || \
+		$(SUDO) apt-get update -q
+	$(Q)echo "$$ kabidiff $(DEMO_OLD) $(DEMO_NEW)"; \
+	$(O)/kabidiff $(DEMO_OLD) $(DEMO_NEW); \
+	status=$$?; echo "(exit status $$status)"; [ $$status -le 1 ]
+
+# Both fixture kernels collected (vmlinux, a boot in QEMU, their docs) and
+# judged: the report of the changes kernel-patches/break/ plants.
+DEMO		= $(or $(KABIDIFF_CACHE),$(HOME)/.cache/kabidiff)/demo
+
+demo-fixtures: deps
+	$(Q)$(MAKE) --no-print-directory demo-fixtures-run
+
+demo-fixtures-run: all
 	$(Q)dir=$$(kernel-patches/build-fixtures.sh | tail -n 1) && \
 	mkdir -p "$(DEMO)" && \
 	for side in old new; do \
@@ -252,6 +270,7 @@ clean:
 	$(RM) -r $(O)
 
 .PHONY: all deps check check-layers test bench bench-run fixture-kernels demo demo-run \
+	demo-fixtures demo-fixtures-run \
 	install clean
 
 include tests/fuzz/fuzz.mk
