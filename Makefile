@@ -210,7 +210,8 @@ check-layers:
 # Timings never go in the tests: they are printed here, against the
 # reference tools measured in the same run.
 BENCHES		:= tests/bench/undocumented.sh tests/bench/globstar.sh \
-		   tests/bench/vmlinux.sh tests/bench/boot.sh tests/bench/diff.sh
+		   tests/bench/vmlinux.sh tests/bench/boot.sh tests/bench/diff.sh \
+		   tests/bench/debian.sh
 BENCH_PACKAGES	:= abigail-tools
 
 bench: deps
