@@ -214,14 +214,8 @@ static int fill_inputs(struct collect_inputs *in, const char *build_dir)
 
 static void release_inputs(struct collect_inputs *in)
 {
-	size_t i;
-
-	for (i = 0; i < in->nr_vdso; i++)
-		free(in->vdso[i]);
-	free(in->vdso);
-	for (i = 0; i < in->nr_debs; i++)
-		free(in->debs[i]);
-	free(in->debs);
+	strings__free(in->vdso, in->nr_vdso);
+	strings__free(in->debs, in->nr_debs);
 	kernel_packages__release(&in->packages);
 	free(in->syscalls_dir);
 	free(in->headers_dir);

@@ -6,7 +6,6 @@
  * collectors/debian/ unpacks them; the .deb files go once unpacked.
  * Nothing is installed, and apt-get download needs no root.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <regex.h>
 #include <stdio.h>
@@ -118,15 +117,6 @@ static const char *nearest(char **v, size_t nr, const char *want)
 	return below ? below : above;
 }
 
-static void free_strings(char **v, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		free(v[i]);
-	free(v);
-}
-
 static void warn_source(const struct debian_kernel *k)
 {
 	if (strcmp(k->version[KERNEL_SOURCE], k->version[KERNEL_IMAGE]))
@@ -146,7 +136,7 @@ static int resolve_source(struct debian_kernel *k)
 	if (err)
 		return err;
 	k->version[KERNEL_SOURCE] = strdup(nearest(v, nr, want));
-	free_strings(v, nr);
+	strings__free(v, nr);
 	if (!k->version[KERNEL_SOURCE])
 		return -ENOMEM;
 	warn_source(k);
@@ -168,7 +158,7 @@ static int check_dbg(const struct debian_kernel *k)
 		       k->name[KERNEL_IMAGE]);
 		err = -ENOENT;
 	}
-	free_strings(v, nr);
+	strings__free(v, nr);
 	return err;
 }
 
@@ -297,7 +287,7 @@ static int ask_apt(struct debian_kernel *k)
 		err = k->version[KERNEL_IMAGE] && k->version[KERNEL_DBG] ?
 		      0 : -ENOMEM;
 	}
-	free_strings(v, nr);
+	strings__free(v, nr);
 	if (!err)
 		err = check_dbg(k);
 	if (!err)
@@ -326,28 +316,6 @@ int debian_kernel__resolve(struct debian_kernel *k, const char *spec)
 	}
 	if (err == -ENOMEM)
 		pr_err("out of memory");
-	return err;
-}
-
-/* The .deb files apt-get download left in @dir. */
-static int list_debs(const char *dir, char ***debs, size_t *nr)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int err = d ? 0 : -errno;
-
-	while (!err && (de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-		char *path;
-
-		if (len < 5 || strcmp(de->d_name + len - 4, ".deb"))
-			continue;
-		path = xasprintf("%s/%s", dir, de->d_name);
-		err = path ? strings__append(debs, nr, path) : -ENOMEM;
-		free(path);
-	}
-	if (d)
-		closedir(d);
 	return err;
 }
 
@@ -430,7 +398,7 @@ static int fetch_missing(const struct debian_kernel *k, const char *packages_dir
 	if (!err)
 		err = download(dir, missing, nr_missing);
 	if (!err)
-		err = list_debs(dir, &debs, &nr_debs);
+		err = debs_in_dir(dir, &debs, &nr_debs);
 	if (!err)
 		err = kernel_packages__unpack(&unpacked, debs, nr_debs,
 					      packages_dir, progress_deb, NULL);
@@ -439,8 +407,8 @@ out:
 	if (dir)
 		remove_tree(dir);
 	free(dir);
-	free_strings(missing, nr_missing);
-	free_strings(debs, nr_debs);
+	strings__free(missing, nr_missing);
+	strings__free(debs, nr_debs);
 	return err;
 }
 

@@ -11,7 +11,6 @@
  * needs the key file's text to be the same, so two keys that hash alike
  * never share a snapshot.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -57,37 +56,6 @@ static bool is_dir(const char *path)
 	struct stat st;
 
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
-/* The .deb files in @dir, if it has any. */
-static int debs_in(const char *dir, char ***debs, size_t *nr)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int err = 0;
-
-	while (!err && d && (de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-		char *path;
-
-		if (len < 5 || strcmp(de->d_name + len - 4, ".deb"))
-			continue;
-		path = xasprintf("%s/%s", dir, de->d_name);
-		err = path ? strings__append(debs, nr, path) : -ENOMEM;
-		free(path);
-	}
-	if (d)
-		closedir(d);
-	return err;
-}
-
-static void free_strings(char **v, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		free(v[i]);
-	free(v);
 }
 
 /* The build id of the ELF file @path, or "none". */
@@ -268,9 +236,11 @@ static struct snapshot *load_dir(const char *dir,
 	struct snapshot *s;
 	char **debs = NULL;
 	size_t nr = 0;
+	int err = debs_in_dir(dir, &debs, &nr);
 
-	if (debs_in(dir, &debs, &nr)) {
-		pr_err("out of memory");
+	if (err) {
+		pr_err("%s: %s", dir, strerror(-err));
+		strings__free(debs, nr);
 		return NULL;
 	}
 	if (nr) {
@@ -281,7 +251,7 @@ static struct snapshot *load_dir(const char *dir,
 		pr_info("%s: collecting the build", dir);
 		s = collect_build(dir, machine);
 	}
-	free_strings(debs, nr);
+	strings__free(debs, nr);
 	return s;
 }
 

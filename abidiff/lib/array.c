@@ -74,3 +74,12 @@ int strings__append(char ***v, size_t *nr, const char *s)
 	*slot = copy;
 	return 0;
 }
+
+void strings__free(char **v, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(v[i]);
+	free(v);
+}

@@ -37,6 +37,9 @@ int32_t array__find_name(const void *base, size_t nr, size_t size,
  */
 int strings__append(char ***v, size_t *nr, const char *s);
 
+/* strings__free() - free the @nr strings of @v, and @v. */
+void strings__free(char **v, size_t nr);
+
 #define ARRAY_APPEND(v, nr, alloc) \
 	array__append((void **)&(v), &(nr), &(alloc), sizeof(*(v)))
 

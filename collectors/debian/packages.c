@@ -7,6 +7,7 @@
  * and an interrupted run leaves a temporary directory that the next run
  * sweeps once its process is gone.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -481,15 +482,34 @@ int kernel_packages__unpack(struct kernel_packages *kp, char *const *debs,
 	return err;
 }
 
+int debs_in_dir(const char *dir, char ***debs, size_t *nr)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int err = d ? 0 : -errno;
+
+	while (!err && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		char *path;
+
+		if (len < 5 || strcmp(de->d_name + len - 4, ".deb"))
+			continue;
+		path = xasprintf("%s/%s", dir, de->d_name);
+		err = path ? strings__append(debs, nr, path) : -ENOMEM;
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return err;
+}
+
 void kernel_packages__release(struct kernel_packages *kp)
 {
 	size_t i;
 
 	for (i = 0; i < KERNEL_PACKAGES; i++)
 		free(kp->id[i]);
-	for (i = 0; i < kp->nr_vdso; i++)
-		free(kp->vdso[i]);
-	free(kp->vdso);
+	strings__free(kp->vdso, kp->nr_vdso);
 	free(kp->build_id);
 	free(kp->vmlinux);
 	free(kp->image);

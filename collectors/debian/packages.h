@@ -62,4 +62,10 @@ int kernel_packages__cached(struct kernel_packages *kp, char *const *ids,
 
 void kernel_packages__release(struct kernel_packages *kp);
 
+/*
+ * debs_in_dir() - the paths of the .deb files in @dir, appended to *@debs
+ * (strings__free() them).  Returns 0 or -errno (quietly).
+ */
+int debs_in_dir(const char *dir, char ***debs, size_t *nr);
+
 #endif /* KABIDIFF_DEBIAN_PACKAGES_H */

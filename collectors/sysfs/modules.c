@@ -262,15 +262,6 @@ int module_set__build(struct module_set *set, const char *dir,
 	return err;
 }
 
-static void free_strings(char **v, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		free(v[i]);
-	free(v);
-}
-
 void module_set__release(struct module_set *set)
 {
 	size_t i;
@@ -279,8 +270,8 @@ void module_set__release(struct module_set *set)
 		free(set->v[i].name);
 		free(set->v[i].path);
 		free(set->v[i].file);
-		free_strings(set->v[i].aliases, set->v[i].nr_aliases);
-		free_strings(set->v[i].depends, set->v[i].nr_depends);
+		strings__free(set->v[i].aliases, set->v[i].nr_aliases);
+		strings__free(set->v[i].depends, set->v[i].nr_depends);
 	}
 	free(set->v);
 	memset(set, 0, sizeof(*set));
