@@ -109,22 +109,27 @@ static char *cache_file(const char *key, const char *ext)
 	return path;
 }
 
+/* Whether the cache has a snapshot of @key. */
+static bool cache_has(const char *key)
+{
+	char *key_path = cache_file(key, "key"), *text = NULL;
+	size_t len;
+	bool has = key_path && !read_file(key_path, SMALL_FILE_MAX, &text, &len) &&
+		   !strcmp(text, key);
+
+	free(text);
+	free(key_path);
+	return has;
+}
+
 /* The cached snapshot of @key, or NULL (quietly) when there is none. */
 static struct snapshot *cache_lookup(const char *key)
 {
-	char *key_path = cache_file(key, "key"), *json = cache_file(key, "json");
-	struct snapshot *s = NULL;
-	char *text = NULL;
-	size_t len;
+	char *json = cache_has(key) ? cache_file(key, "json") : NULL;
+	struct snapshot *s = json ? snapshot__load(json) : NULL;
 
-	if (key_path && json && !read_file(key_path, SMALL_FILE_MAX, &text, &len) &&
-	    !strcmp(text, key)) {
-		s = snapshot__load(json);
-		if (s)
-			pr_info("%s: the snapshot of the same packages", json);
-	}
-	free(text);
-	free(key_path);
+	if (s)
+		pr_info("%s: the snapshot of the same packages", json);
 	free(json);
 	return s;
 }
@@ -309,7 +314,7 @@ static bool needs_collecting(const char *name,
 			     const struct machine_profile *machine)
 {
 	struct debian_kernel k;
-	struct snapshot *s = NULL;
+	bool cached = false;
 	char *key = NULL;
 	kabi_print_fn_t print;
 
@@ -319,13 +324,12 @@ static bool needs_collecting(const char *name,
 	print = kabi_set_print(NULL);
 	if (!debian_kernel__resolve(&k, name)) {
 		key = cache_key(k.id, machine);
-		s = key ? cache_lookup(key) : NULL;
+		cached = key && cache_has(key);
 	}
 	kabi_set_print(print);
 	debian_kernel__release(&k);
 	free(key);
-	snapshot__free(s);
-	return !s;
+	return !cached;
 }
 
 /* In a child: collect @name into @p->path; the exit status says how. */

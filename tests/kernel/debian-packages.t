@@ -6,7 +6,8 @@
 # dpkg-deb and tar; and 'kabidiff debian:6.1.0-57 debian:6.12.118+deb12',
 # which fetches what the cache lacks with apt-get download, prints the
 # report of those by-hand snapshots, byte for byte; a second time it is
-# served by the snapshot cache.  Downloads about 2.3 GB into the cache
+# served by the snapshot cache, and so is a directory holding the .deb
+# files of 6.1.0-57 in OLD's place.  Downloads about 2.3 GB into the cache
 # unless it has the packages (packages/).
 . "$(dirname "$0")/../lib.sh"
 
@@ -43,8 +44,6 @@ else
 	fail "its snapshot is byte-identical to the one of the by-hand collection" \
 	     "$(diff "$OLD_SNAP" "$TMP/deb.json" | head -n 20)"
 fi
-rm -rf "$TMP/debs"
-
 run_kabidiff debian:6.1.0-57 debian:6.12.118+deb12
 is "$status" 1 "kabidiff debian:6.1.0-57 debian:6.12.118+deb12: exit 1, for the true breaks"
 printf '%s\n' "$out" >"$TMP/report.txt"
@@ -63,6 +62,17 @@ if printf '%s\n' "$out" | cmp -s - "$REPORT"; then
 	pass "and the report is the same"
 else
 	fail "and the report is the same"
+fi
+
+# The directory of 6.1.0-57's .deb files is the same kernel: its packages
+# are in the cache, and so is the snapshot of them.
+KABIDIFF_VERBOSE=1 run_kabidiff "$TMP/debs" debian:6.12.118+deb12
+cached=$(printf '%s\n' "$err" | grep -c 'the snapshot of the same packages')
+is "$status:$cached" "1:2" "the directory of its .deb files as OLD: the same snapshot, from the cache"
+if printf '%s\n' "$out" | cmp -s - "$REPORT"; then
+	pass "and the same report"
+else
+	fail "and the same report"
 fi
 
 done_testing
