@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "bytes.h"
 #include "print.h"
 
@@ -62,6 +63,29 @@ kabi_print_fn_t kabi_set_print(kabi_print_fn_t fn)
 	return old;
 }
 
+/* Where this thread's messages go instead of the callback, or NULL. */
+static __thread struct kabi_held_lines *held;
+
+void kabi_print_hold(struct kabi_held_lines *h)
+{
+	held = h;
+}
+
+static void hold(enum kabi_print_level level, const char *fmt, va_list ap)
+{
+	struct kabi_held_line *line;
+	char *msg = xvasprintf(fmt, ap);
+
+	line = msg ? ARRAY_APPEND(held->v, held->nr, held->alloc) : NULL;
+	if (!line) {
+		free(msg);
+		held->lost++;
+		return;
+	}
+	line->level = level;
+	line->msg = msg;
+}
+
 /*
  * errno is saved and restored around the callback: it may use stdio, which
  * sets errno, and callers report an error before they return -errno.
@@ -74,7 +98,32 @@ void kabi_pr(enum kabi_print_level level, const char *fmt, ...)
 	if (!print_fn)
 		return;
 	va_start(ap, fmt);
-	print_fn(level, fmt, ap);
+	if (held)
+		hold(level, fmt, ap);
+	else
+		print_fn(level, fmt, ap);
 	va_end(ap);
 	errno = saved_errno;
+}
+
+void kabi_print_replay(struct kabi_held_lines *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nr; i++)
+		kabi_pr(h->v[i].level, "%s", h->v[i].msg);
+	if (h->lost)
+		kabi_pr(KABI_ERROR, "out of memory: %zu diagnostics lost",
+			h->lost);
+	kabi_held_lines__release(h);
+}
+
+void kabi_held_lines__release(struct kabi_held_lines *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nr; i++)
+		free(h->v[i].msg);
+	free(h->v);
+	memset(h, 0, sizeof(*h));
 }

@@ -59,6 +59,39 @@ void kabi_vprint_line(FILE *f, const char *prefix, const char *fmt,
 void kabi_print_line(FILE *f, const char *prefix, const char *fmt, ...)
 	__printf(3, 4);
 
+/* One thread's diagnostics, kept back: see kabi_print_hold(). */
+struct kabi_held_line {
+	enum kabi_print_level level;
+	char *msg;
+};
+
+struct kabi_held_lines {
+	struct kabi_held_line *v;
+	size_t nr;
+	size_t alloc;
+	size_t lost;		/* not kept: out of memory */
+};
+
+/*
+ * kabi_print_hold() - keep the calling thread's diagnostics in @h instead
+ * of passing them to the callback, until kabi_print_hold(NULL).
+ *
+ * For work run in a thread beside another: its messages are passed on
+ * later, with kabi_print_replay(), so that two threads' lines do not mix
+ * and come in the order a single thread would print them.  The callback
+ * is never called from a thread that holds.  @h starts zeroed.
+ */
+void kabi_print_hold(struct kabi_held_lines *h);
+
+/*
+ * kabi_print_replay() - pass the lines of @h to the callback, in the order
+ * they were reported (and say how many were lost), then release @h.
+ */
+void kabi_print_replay(struct kabi_held_lines *h);
+
+/* kabi_held_lines__release() - drop the lines of @h unprinted. */
+void kabi_held_lines__release(struct kabi_held_lines *h);
+
 #define pr_err(fmt, ...)	kabi_pr(KABI_ERROR, fmt, ##__VA_ARGS__)
 #define pr_warn(fmt, ...)	kabi_pr(KABI_WARN, fmt, ##__VA_ARGS__)
 #define pr_info(fmt, ...)	kabi_pr(KABI_INFO, fmt, ##__VA_ARGS__)

@@ -2,10 +2,12 @@
 /*
  * Unit tests for print.c: kabi_pr() leaves errno as it found it, whatever
  * the callback does, so "pr_err(...); return -errno;" returns the error
- * that was reported.
+ * that was reported; a thread that holds its messages back passes them on
+ * later, in order.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -107,6 +109,68 @@ static void test_silenced(void **state)
 	kabi_set_print(old);
 }
 
+/* The lines a callback got, as "LEVEL:message". */
+static char got[8][64];
+
+static void record(enum kabi_print_level level, const char *fmt, va_list ap)
+{
+	assert_true(calls < 8);
+	snprintf(got[calls], sizeof(got[calls]), "%d:", level);
+	vsnprintf(got[calls] + 2, sizeof(got[calls]) - 2, fmt, ap);
+	calls++;
+}
+
+static void *report_held(void *arg)
+{
+	kabi_print_hold(arg);
+	errno = EROFS;
+	pr_warn("held %d", 1);
+	pr_err("held %s", "two");
+	assert_int_equal(errno, EROFS);
+	kabi_print_hold(NULL);
+	return NULL;
+}
+
+/* The holding thread calls no callback; the replay does, in order. */
+static void test_hold_and_replay(void **state)
+{
+	kabi_print_fn_t old = kabi_set_print(record);
+	struct kabi_held_lines h = { 0 };
+	pthread_t t;
+
+	calls = 0;
+	assert_int_equal(pthread_create(&t, NULL, report_held, &h), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	pr_info("first");
+	assert_int_equal(calls, 1);
+	assert_int_equal(h.nr, 2);
+	kabi_print_replay(&h);
+	assert_int_equal(calls, 3);
+	assert_string_equal(got[0], "2:first");
+	assert_string_equal(got[1], "1:held 1");
+	assert_string_equal(got[2], "0:held two");
+	assert_null(h.v);
+	assert_int_equal(h.nr, 0);
+	kabi_set_print(old);
+}
+
+/* Dropped lines are never printed. */
+static void test_hold_and_drop(void **state)
+{
+	kabi_print_fn_t old = kabi_set_print(record);
+	struct kabi_held_lines h = { 0 };
+
+	calls = 0;
+	kabi_print_hold(&h);
+	pr_err("never shown");
+	kabi_print_hold(NULL);
+	kabi_held_lines__release(&h);
+	assert_int_equal(calls, 0);
+	pr_err("shown");
+	assert_int_equal(calls, 1);
+	kabi_set_print(old);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -114,6 +178,8 @@ int main(void)
 		cmocka_unit_test(test_callback_stdio_fails),
 		cmocka_unit_test(test_default_to_closed_stderr),
 		cmocka_unit_test(test_silenced),
+		cmocka_unit_test(test_hold_and_replay),
+		cmocka_unit_test(test_hold_and_drop),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
