@@ -1133,9 +1133,13 @@ static int load_snapshot(const struct loader *ld, const json_t *root,
  * frees them one by one: for a snapshot of 20,000 nodes that allocating and
  * freeing took more time than the parsing.  The parsed tree lives only
  * until it is converted to the model, so while a snapshot is loaded jansson
- * allocates from large blocks instead, freed all at once.  The allocator is
- * jansson's global one, installed for the load only: kabidiff is single
- * threaded.
+ * allocates from large blocks instead, freed all at once.
+ *
+ * jansson's allocator is one for the process, and two threads may load a
+ * snapshot each (kabidiff diff loads OLD and NEW side by side): setting it
+ * for each load and back would switch it under the other thread's feet.
+ * So it is set once, to functions that use the arena of the calling thread
+ * while it loads, and malloc() and free(), jansson's own, otherwise.
  */
 #define ARENA_BLOCK	(1 << 20)
 
@@ -1145,7 +1149,9 @@ struct arena_block {
 	max_align_t data[];
 };
 
-static struct arena_block *arena;
+/* The calling thread's arena while it loads a snapshot. */
+static __thread struct arena_block *arena;
+static __thread bool arena_on;
 
 static void *arena_malloc(size_t size)
 {
@@ -1175,11 +1181,6 @@ static void *arena_malloc(size_t size)
 	return p;
 }
 
-static void arena_free(void *p)
-{
-	(void)p;	/* all of it goes in arena_release() */
-}
-
 static void arena_release(void)
 {
 	while (arena) {
@@ -1190,17 +1191,36 @@ static void arena_release(void)
 	}
 }
 
+static void *json_alloc(size_t size)
+{
+	return arena_on ? arena_malloc(size) : malloc(size);
+}
+
+static void json_free(void *p)
+{
+	if (!arena_on)
+		free(p);	/* the arena's go in arena_release() */
+}
+
+/*
+ * At start-up, before there is a thread or a JSON value: the allocator,
+ * and the seed of jansson's hash tables, which jansson asks to be set
+ * before threads use it.
+ */
+static void __attribute__((constructor)) json_setup(void)
+{
+	json_object_seed(0);
+	json_set_alloc_funcs(json_alloc, json_free);
+}
+
 /* json_loadb() with the arena: release it once the tree is no longer used. */
 static json_t *arena_loadb(const char *buf, size_t len, json_error_t *jerr)
 {
-	json_malloc_t old_malloc;
-	json_free_t old_free;
 	json_t *root;
 
-	json_get_alloc_funcs(&old_malloc, &old_free);
-	json_set_alloc_funcs(arena_malloc, arena_free);
+	arena_on = true;
 	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, jerr);
-	json_set_alloc_funcs(old_malloc, old_free);
+	arena_on = false;
 	return root;
 }
 
