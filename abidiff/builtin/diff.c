@@ -59,7 +59,15 @@ int do_diff(int argc, char **argv)
 		return usage_error("diff", "diff needs two snapshots or build directories, OLD and NEW");
 	if (sides_prepare((const char *const *)argv + first, 2, machine))
 		return EXIT_TROUBLE;
-	return judge_sides(&(struct judge_side){ argv[first], load_side, machine },
-			   &(struct judge_side){ argv[first + 1], load_side, machine },
+	/*
+	 * A side that is a snapshot file, the side's own or the one collected
+	 * or cached for it, is read by snapshot__load() alone, which may run
+	 * beside another; collecting runs the collectors, their libraries,
+	 * QEMU and the cache, which are not made for that.
+	 */
+	return judge_sides(&(struct judge_side){ argv[first], load_side, machine,
+						 side_concurrent(argv[first]) },
+			   &(struct judge_side){ argv[first + 1], load_side, machine,
+						 side_concurrent(argv[first + 1]) },
 			   &o);
 }

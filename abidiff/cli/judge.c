@@ -5,6 +5,7 @@
  * judgement and report they run.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,6 +271,55 @@ int judge_snapshots(const struct snapshot *old, const struct snapshot *new,
 	return j.count[VERDICT_BREAK] ? EXIT_BREAK : EXIT_OK;
 }
 
+/* A side loaded in a thread of its own, its messages held back. */
+struct side_load {
+	const struct judge_side *side;
+	struct snapshot *s;
+	struct kabi_held_lines held;
+};
+
+static void *load_held(void *arg)
+{
+	struct side_load *l = arg;
+
+	kabi_print_hold(&l->held);
+	l->s = l->side->load(l->side);
+	kabi_print_hold(NULL);
+	return NULL;
+}
+
+/*
+ * Load @old into *@a, then @new into *@b unless @old failed.  Loading a
+ * snapshot file is mostly JSON parsing, one core's work: with two cores
+ * both sides take the time of one, so concurrent sides are loaded side by
+ * side.  What a single thread would print is printed all the same: OLD's
+ * messages, then NEW's, none of NEW's if OLD failed.
+ */
+static void load_sides(const struct judge_side *old,
+		       const struct judge_side *new,
+		       struct snapshot **a, struct snapshot **b)
+{
+	struct side_load l = { .side = new };
+	pthread_t thread;
+
+	if (!old->concurrent || !new->concurrent ||
+	    pthread_create(&thread, NULL, load_held, &l)) {
+		*a = old->load(old);
+		*b = *a ? new->load(new) : NULL;
+		return;
+	}
+	*a = old->load(old);
+	pthread_join(thread, NULL);
+	if (*a) {
+		kabi_print_replay(&l.held);
+		*b = l.s;
+	} else {
+		kabi_held_lines__release(&l.held);
+		snapshot__free(l.s);
+		*b = NULL;
+	}
+}
+
 int judge_sides(const struct judge_side *old, const struct judge_side *new,
 		const struct diff_options *o)
 {
@@ -278,10 +328,8 @@ int judge_sides(const struct judge_side *old, const struct judge_side *new,
 	struct policy p;
 	int status = EXIT_TROUBLE;
 
-	if (!load_policy(o, &p, &waivers)) {
-		a = old->load(old);
-		b = a ? new->load(new) : NULL;
-	}
+	if (!load_policy(o, &p, &waivers))
+		load_sides(old, new, &a, &b);
 	if (a && b)
 		status = judge_snapshots(a, b, old->name, new->name, &p,
 					 &waivers, o);

@@ -85,12 +85,16 @@ struct judge_side {
 	/* the snapshot, or NULL when it cannot be had (reported) */
 	struct snapshot *(*load)(const struct judge_side *side);
 	const void *data;	/* the loader's */
+	/* load() may run in a thread beside the other side's load() */
+	bool concurrent;
 };
 
 /*
  * judge_sides() - what a comparing command does: load the policy and
  * waivers @o asks for, then @old and @new, and judge_snapshots() them.
- * Returns its status, or EXIT_TROUBLE when something could not be loaded.
+ * When both sides are concurrent, NEW is loaded in a thread of its own
+ * while OLD is, its messages printed after OLD's.  Returns the status of
+ * judge_snapshots(), or EXIT_TROUBLE when something could not be loaded.
  */
 int judge_sides(const struct judge_side *old, const struct judge_side *new,
 		const struct diff_options *o);

@@ -39,10 +39,14 @@
 
 #define BUILD_ID_MAX	128
 
-/* What sides_prepare() collected, for side_load() to take. */
+/*
+ * The snapshot file sides_prepare() found for a side, for side_load() to
+ * read: the cached one of its packages, or a temporary one it collected.
+ */
 static struct prepared {
 	const char *name;
 	char path[4096];
+	bool temporary;
 } prepared[2];
 
 /* @machine, or the default profile */
@@ -295,10 +299,12 @@ struct snapshot *side_load(const char *name,
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	if (p) {
-		how = "collected";
+		how = p->temporary ? "collected" : "of Debian's packages";
+		if (!p->temporary)
+			pr_info("%s: the snapshot of the same packages", p->path);
 		s = snapshot__load(p->path);
-		unlink(p->path);
-		p->name = NULL;
+		if (p->temporary)
+			unlink(p->path);
 	} else {
 		s = load(name, of(machine), &how);
 	}
@@ -309,13 +315,21 @@ struct snapshot *side_load(const char *name,
 	return s;
 }
 
-/* Whether loading @name means collecting: no file, no cached snapshot. */
-static bool needs_collecting(const char *name,
+bool side_concurrent(const char *name)
+{
+	return prepared_for(name) || (!debian_spec(name) && !is_dir(name));
+}
+
+/*
+ * Whether loading @name means collecting: a build directory or one of
+ * packages, or debian:ABI whose snapshot is not cached.  The one that is
+ * goes into @p.
+ */
+static bool needs_collecting(const char *name, struct prepared *p,
 			     const struct machine_profile *machine)
 {
 	struct debian_kernel k;
-	bool cached = false;
-	char *key = NULL;
+	char *key = NULL, *json = NULL;
 	kabi_print_fn_t print;
 
 	if (!debian_spec(name))
@@ -324,12 +338,17 @@ static bool needs_collecting(const char *name,
 	print = kabi_set_print(NULL);
 	if (!debian_kernel__resolve(&k, name)) {
 		key = cache_key(k.id, machine);
-		cached = key && cache_has(key);
+		json = key && cache_has(key) ? cache_file(key, "json") : NULL;
 	}
 	kabi_set_print(print);
+	if (json) {
+		snprintf(p->path, sizeof(p->path), "%s", json);
+		p->name = name;
+	}
 	debian_kernel__release(&k);
+	free(json);
 	free(key);
-	return !cached;
+	return !p->name;
 }
 
 /* In a child: collect @name into @p->path; the exit status says how. */
@@ -356,7 +375,7 @@ int sides_prepare(const char *const *names, size_t nr,
 		return 0;
 	machine = of(machine);
 	for (i = 0; i < nr; i++)
-		n += needs_collecting(names[i], machine);
+		n += needs_collecting(names[i], &prepared[i], machine);
 	if (n < 2)
 		return 0;
 	pr_info("collecting %s and %s at once", names[0], names[1]);
@@ -374,6 +393,7 @@ int sides_prepare(const char *const *names, size_t nr,
 		}
 		close(fd);
 		p->name = names[i];
+		p->temporary = true;
 		pid[i] = fork();
 		if (!pid[i])
 			collect_child(names[i], p, machine);

@@ -9,6 +9,7 @@
 #ifndef KABIDIFF_CLI_SIDE_H
 #define KABIDIFF_CLI_SIDE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "model/model.h"
@@ -22,6 +23,13 @@ struct machine_profile;
  */
 struct snapshot *side_load(const char *name,
 			   const struct machine_profile *machine);
+
+/*
+ * side_concurrent() - whether side_load() of @name only reads a snapshot
+ * file, which it may do in a thread beside the other side's (after
+ * sides_prepare()).
+ */
+bool side_concurrent(const char *name);
 
 /*
  * sides_prepare() - when two or more of @names need collecting (no

@@ -171,6 +171,19 @@ run_kabidiff diff --format yaml "$D/testing.old.json" "$D/testing.new.json"
 is "$status:$out" "2:" "--format yaml: exit 2"
 run_kabidiff "$D/testing.old.json" "$TMP/missing.json"
 is "$status:$out:$err" "2::kabidiff: $TMP/missing.json: No such file or directory" "missing NEW: exit 2, named"
+# OLD and NEW are loaded side by side, their messages printed as one
+# thread would: OLD's first, and nothing of NEW's when OLD fails
+run_kabidiff "$TMP/missing-old.json" "$TMP/missing.json"
+is "$status:$out:$err" "2::kabidiff: $TMP/missing-old.json: No such file or directory" \
+   "missing OLD and NEW: exit 2, OLD named alone"
+: >"$TMP/empty.json"
+run_kabidiff "$TMP/empty.json" "$TMP/missing.json"
+is "$status:$out:$err" "2::kabidiff: $TMP/empty.json: empty file, not a kabidiff snapshot" \
+   "bad OLD, missing NEW: OLD named alone"
+KABIDIFF_VERBOSE=1 "$KABIDIFF" diff "$D/testing.old.json" "$D/testing.new.json" \
+	2>&1 >/dev/null | sed -n 's/^kabidiff: \([^:]*\): .* loaded in .*/\1/p' >"$TMP/loaded"
+is "$(cat "$TMP/loaded")" "$(printf '%s\n' "$D/testing.old.json" "$D/testing.new.json")" \
+   "KABIDIFF_VERBOSE: OLD's load reported before NEW's"
 mkdir "$TMP/build"
 run_kabidiff "$TMP/build" "$D/testing.new.json"
 is "$status:$out" "2:" "a build directory without a vmlinux: exit 2"
