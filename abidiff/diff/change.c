@@ -199,4 +199,6 @@ void diff__release(struct diff *d)
 	free(d->v);
 	d->v = NULL;
 	d->nr = d->alloc = 0;
+	free(d->old_entry);
+	d->old_entry = NULL;
 }

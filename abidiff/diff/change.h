@@ -126,6 +126,13 @@ struct diff {
 	size_t nr;
 	size_t alloc;
 	bool compared[PART_COUNT];	/* both snapshots had the part */
+	/*
+	 * Which of OLD's doc entries documents each sysfs node of OLD, as
+	 * docmatch__run(old, old) finds it, when the diff matched them
+	 * (both sides have sysfs, OLD has docs), else NULL: the policy
+	 * judges by it and need not match them again.
+	 */
+	int32_t *old_entry;
 };
 
 /*

@@ -66,6 +66,10 @@ int diff__run(const struct snapshot *old, const struct snapshot *new,
 		err = diff_docs(old, new, &m, d);
 	if (!err && d->nr)
 		qsort(d->v, d->nr, sizeof(*d->v), change_cmp);
+	if (!err && m.old_entry) {
+		d->old_entry = m.old_entry;
+		m.old_entry = NULL;
+	}
 	free(m.old_entry);
 	free(m.new_entry);
 	docmatch_hits__release(&m.old_hits);

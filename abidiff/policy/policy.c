@@ -500,8 +500,9 @@ static int32_t *match_nodes(const struct snapshot *s)
 	return entry;
 }
 
+/* Per sysfs node, when needed; OLD's borrowed from the diff if it has them. */
 struct levels {
-	int32_t *old_entry, *new_entry;	/* per sysfs node, when needed */
+	int32_t *old_entry, *new_entry;
 };
 
 /* The entry that documents @c's interface, in the old tree if it was there. */
@@ -607,7 +608,7 @@ int policy__judge(const struct policy *p, struct waivers *w,
 		  const struct snapshot *old, const struct snapshot *new,
 		  const struct diff *d, struct judgement *j)
 {
-	struct levels lv = { 0 };
+	struct levels lv = { .old_entry = d->old_entry };
 	size_t i;
 	int err = 0;
 
@@ -650,7 +651,8 @@ int policy__judge(const struct policy *p, struct waivers *w,
 			j->count[f->verdict]++;
 		}
 	}
-	free(lv.old_entry);
+	if (lv.old_entry != d->old_entry)
+		free(lv.old_entry);
 	free(lv.new_entry);
 	qsort(j->v, j->nr, sizeof(*j->v), finding_cmp);
 	return err;
