@@ -473,6 +473,23 @@ static bool nfa_matches(const struct wild_edge *e, const char *s, size_t len)
 	}
 }
 
+/*
+ * What the NFA would say when one atom lies between the head and the
+ * tail, as in most wildcard components ("<N>", "cpuX", "lazy_*",
+ * "sd[a-z]"): every byte in its set, as many as its quantifier takes.
+ */
+static bool atom_matches(const struct atom *a, const char *s, size_t len)
+{
+	size_t i;
+
+	if (a->quant == ONCE ? len != 1 : a->quant == ONE_OR_MORE && !len)
+		return false;
+	for (i = 0; i < len; i++)
+		if (!has_bit(a, s[i]))
+			return false;
+	return true;
+}
+
 /* Reject on the literal head and tail first: most components fail there. */
 static bool component_matches(const struct wild_edge *e, const char *comp,
 			      size_t len)
@@ -487,6 +504,9 @@ static bool component_matches(const struct wild_edge *e, const char *comp,
 	for (i = 1; i <= e->tail; i++)
 		if ((unsigned char)comp[len - i] != e->atoms[n - i].literal)
 			return false;
+	if (n - e->head - e->tail == 1)
+		return atom_matches(&e->atoms[e->head], comp + e->head,
+				    len - e->head - e->tail);
 	return nfa_matches(e, comp + e->head, len - e->head - e->tail);
 }
 
