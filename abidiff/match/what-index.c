@@ -208,17 +208,25 @@ static uint32_t fnv1a(uint32_t h, const char *s, size_t len)
 	return h;
 }
 
-/* FNV-1a over the parent's serial and the component. */
-static uint32_t edge_hash(uint32_t parent, const char *name, size_t len)
+static uint32_t name_hash(const char *name, size_t len)
 {
-	uint32_t h = FNV_BASIS;
-	size_t i;
+	return fnv1a(FNV_BASIS, name, len);
+}
 
-	for (i = 0; i < sizeof(parent); i++) {
-		h ^= (parent >> (8 * i)) & 0xff;
-		h *= 16777619u;
-	}
-	return fnv1a(h, name, len);
+/*
+ * The key of a literal edge: the hash of its name (name_hash()) mixed with
+ * the parent's serial by murmur3's finaliser.  A step hashes its component
+ * once and looks it up from every node and frame of the cursor.
+ */
+static uint32_t edge_hash(uint32_t parent, uint32_t name)
+{
+	uint32_t h = name ^ parent * 0x9e3779b1u;
+
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	return h ^ (h >> 16);
 }
 
 /* The slot holding edge (@parent, @name), or the empty slot it would take. */
@@ -266,7 +274,7 @@ static int add_label(struct what_node *parent, const struct literal_edge *e)
 
 	if (!l)
 		return -ENOMEM;
-	*l = (struct label){ fnv1a(FNV_BASIS, e->name, e->len), e->name,
+	*l = (struct label){ name_hash(e->name, e->len), e->name,
 			     e->len, e->child };
 	return 0;
 }
@@ -275,7 +283,7 @@ static struct what_node *literal_child(struct what_index *idx,
 				       struct what_node *parent,
 				       const char *name, size_t len)
 {
-	uint32_t hash = edge_hash(parent->serial, name, len);
+	uint32_t hash = edge_hash(parent->serial, name_hash(name, len));
 	struct literal_edge *e;
 
 	e = edge_slot(idx->edges, idx->size_edges, parent->serial, hash, name,
@@ -1069,12 +1077,15 @@ int what_index__root(const struct what_index *idx, struct what_cursor *c)
 	return err ? err : settle(c, NULL);
 }
 
-/* Take the edges out of node @n that @comp (@len bytes) matches. */
+/*
+ * Take the edges out of node @n that @comp (@len bytes, name_hash() @name)
+ * matches.
+ */
 static int step_node(const struct what_index *idx, const struct what_node *n,
-		     const char *comp, size_t len,
+		     const char *comp, size_t len, uint32_t name,
 		     const struct what_frame *live, struct what_cursor *to)
 {
-	uint32_t hash = edge_hash(n->serial, comp, len);
+	uint32_t hash = edge_hash(n->serial, name);
 	const struct literal_edge *e;
 	size_t i;
 	int err = 0;
@@ -1105,14 +1116,14 @@ static size_t first_label(const struct what_frame *f, uint32_t hash)
 }
 
 /*
- * Take the edges out of frame @f's nodes that @comp matches: one lookup
- * for all their literal edges, one NFA run for each set of alike wildcards.
+ * Take the edges out of frame @f's nodes that @comp (name_hash() @hash)
+ * matches: one lookup for all their literal edges, one NFA run for each set
+ * of alike wildcards.
  */
 static int step_frame(const struct what_frame *f, const char *comp,
-		      size_t len, const struct what_frame *live,
+		      size_t len, uint32_t hash, const struct what_frame *live,
 		      struct what_cursor *to)
 {
-	uint32_t hash = fnv1a(FNV_BASIS, comp, len);
 	size_t i, j;
 	int err = 0;
 
@@ -1137,14 +1148,16 @@ int what_index__step(const struct what_index *idx,
 		     size_t len, struct what_cursor *to)
 {
 	const struct what_frame *f;
+	uint32_t name = name_hash(comp, len);
 	size_t i;
 	int err = 0;
 
 	cursor_clear(to);
 	for (i = 0; !err && i < from->nr; i++)
-		err = step_node(idx, from->v[i], comp, len, from->frame, to);
+		err = step_node(idx, from->v[i], comp, len, name, from->frame,
+				to);
 	for (f = from->frame; !err && f; f = f->up)
-		err = step_frame(f, comp, len, from->frame, to);
+		err = step_frame(f, comp, len, name, from->frame, to);
 	return err ? err : settle(to, from->frame);
 }
 
