@@ -352,6 +352,9 @@ static int doc_entry_cmp(const void *pa, const void *pb)
 /*
  * Sort @nr records of @size bytes with @cmp and return the index of the
  * first record equal to its predecessor, or @nr when all keys are unique.
+ * A snapshot file is written in canonical order: records already in
+ * strictly increasing order are left as they are, in one pass, where the
+ * merge sort behind qsort() would take n log n comparisons to leave them.
  */
 static size_t sort_unique(void *v, size_t nr, size_t size,
 			  int (*cmp)(const void *, const void *))
@@ -360,6 +363,11 @@ static size_t sort_unique(void *v, size_t nr, size_t size,
 
 	if (!nr)
 		return 0;
+	for (i = 1; i < nr; i++)
+		if (cmp((char *)v + (i - 1) * size, (char *)v + i * size) >= 0)
+			break;
+	if (i == nr)
+		return nr;
 	qsort(v, nr, size, cmp);
 	for (i = 1; i < nr; i++)
 		if (!cmp((char *)v + (i - 1) * size, (char *)v + i * size))
