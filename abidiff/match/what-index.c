@@ -425,6 +425,24 @@ static int parse_atom(const char *comp, const char **pp, const char *end,
 }
 
 /*
+ * No byte of the component that parse_atom() could take for anything but
+ * itself: most components are such ("power", "uevent").
+ */
+static bool plain_literal(const char *comp, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		switch (comp[i]) {
+		case '<': case '>': case '[': case ']': case '{': case '}':
+		case '*': case 'X': case 'Y': case 'Z':
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
  * Parse one component of @len bytes at @comp into @atoms (room for
  * WHAT_MAX_ATOMS).  Returns the number of atoms of a wildcard component, 0
  * for a plain literal, or -EINVAL.
@@ -437,6 +455,8 @@ static int parse_component(const char *comp, size_t len, struct atom *atoms,
 	bool wild = false;
 	int n = 0, ret;
 
+	if (plain_literal(comp, len))
+		return 0;
 	while (p < end) {
 		/* a long literal is fine: only count once too many */
 		ret = parse_atom(comp, &p, end, n < WHAT_MAX_ATOMS ?
