@@ -1033,14 +1033,26 @@ static int reach(struct what_cursor *c, const struct what_frame *live,
 	return 0;
 }
 
-static bool in_order(const struct what_node **v, size_t nr)
+/*
+ * Put the nodes a step reached in order of serial.  There are a few of
+ * them at most steps, for which qsort()'s set-up costs more than
+ * insertion's moves.
+ */
+static void sort_by_serial(const struct what_node **v, size_t nr)
 {
-	size_t i;
+	size_t i, j;
 
-	for (i = 1; i < nr; i++)
-		if (v[i - 1]->serial > v[i]->serial)
-			return false;
-	return true;
+	if (nr > 16) {
+		qsort(v, nr, sizeof(*v), serial_cmp);
+		return;
+	}
+	for (i = 1; i < nr; i++) {
+		const struct what_node *n = v[i];
+
+		for (j = i; j > 0 && v[j - 1]->serial > n->serial; j--)
+			v[j] = v[j - 1];
+		v[j] = n;
+	}
 }
 
 /*
@@ -1052,12 +1064,8 @@ static int settle(struct what_cursor *c, struct what_frame *up)
 	struct what_frame *f;
 	size_t i, nr = 0, kept = 0;
 
-	/*
-	 * In order, so that what_cursor__same() can compare them as they
-	 * are.  Most often they come in order: the frames' edges are sorted.
-	 */
-	if (!in_order(c->v, c->nr))
-		qsort(c->v, c->nr, sizeof(*c->v), serial_cmp);
+	/* in order, so that what_cursor__same() can compare them as they are */
+	sort_by_serial(c->v, c->nr);
 	for (i = 0; i < c->nr; i++)
 		nr += c->v[i]->globstar;
 	if (!nr) {
