@@ -26,19 +26,27 @@ static int change_cmp(const void *pa, const void *pb)
 	return c ? c : a->new_ref - b->new_ref;
 }
 
-/* Both sides' nodes against OLD's docs, when there are both. */
+/* Both sides' nodes against OLD's docs, compiled once, when there are both. */
 static int match_docs(const struct snapshot *old, const struct snapshot *new,
 		      struct doc_matches *m)
 {
+	struct docmatch_docs *dd;
+	int err;
+
 	if (!old->sysfs.collected || !new->sysfs.collected ||
 	    !old->docs.collected)
 		return 0;
 	m->old_entry = malloc((old->sysfs.nr + 1) * sizeof(*m->old_entry));
 	m->new_entry = malloc((new->sysfs.nr + 1) * sizeof(*m->new_entry));
-	if (!m->old_entry || !m->new_entry)
+	dd = docmatch_docs__new(old);
+	if (!m->old_entry || !m->new_entry || !dd) {
+		docmatch_docs__free(dd);
 		return -ENOMEM;
-	return docmatch__run_hits(old, old, m->old_entry, &m->old_hits) ?:
-	       docmatch__run_hits(new, old, m->new_entry, &m->new_hits);
+	}
+	err = docmatch_docs__run(dd, old, m->old_entry, &m->old_hits) ?:
+	      docmatch_docs__run(dd, new, m->new_entry, &m->new_hits);
+	docmatch_docs__free(dd);
+	return err;
 }
 
 int diff__run(const struct snapshot *old, const struct snapshot *new,

@@ -54,19 +54,27 @@ struct seen_set {
 	size_t nr;
 };
 
+/* A snapshot's What: lines compiled, numbered in order. */
+struct docmatch_docs {
+	const struct doc_entry *docs;
+	struct what_index *idx;
+	/* What: lines are indexed by number: pattern number -> entry, What: */
+	int32_t *pat_entry;
+	uint32_t *pat_what;
+};
+
 struct matcher {
 	struct sysfs_tree t;
 	struct seen_set seen;
 	const struct doc_entry *docs;
-	struct what_index *idx;
+	const struct what_index *idx;
 	int32_t *entry;
 	struct what_cursor cursor[MAX_DEPTH];
 	int32_t links[DOCMATCH_MAX_LINKS];	/* targets the name passed */
 	int nr_links;
 	int32_t node;		/* the node whose entries are being noted */
-	/* What: lines are indexed by number: pattern number -> entry, What: */
-	int32_t *pat_entry;
-	uint32_t *pat_what;
+	const int32_t *pat_entry;
+	const uint32_t *pat_what;
 	struct docmatch_hits *hits;	/* NULL: not asked for */
 	int err;		/* of a callback */
 };
@@ -256,33 +264,51 @@ static int cursor_for_path(struct matcher *m, const char *path,
 	return err;
 }
 
-/* Every What: line, numbered in order, under its number. */
-static int index_docs(struct matcher *m, const struct snapshot *docs)
+void docmatch_docs__free(struct docmatch_docs *dd)
 {
+	if (!dd)
+		return;
+	what_index__free(dd->idx);
+	free(dd->pat_entry);
+	free(dd->pat_what);
+	free(dd);
+}
+
+/* Every What: line, numbered in order, under its number. */
+struct docmatch_docs *docmatch_docs__new(const struct snapshot *docs)
+{
+	struct docmatch_docs *dd = calloc(1, sizeof(*dd));
 	size_t i, j, nr = 0;
 	uint32_t pat = 0;
-	int err;
 
+	if (!dd)
+		return NULL;
 	for (i = 0; i < docs->docs.nr; i++)
 		nr += docs->docs.v[i].nr_what;
-	m->idx = what_index__new();
-	m->pat_entry = malloc((nr + 1) * sizeof(*m->pat_entry));
-	m->pat_what = malloc((nr + 1) * sizeof(*m->pat_what));
-	if (!m->idx || !m->pat_entry || !m->pat_what)
-		return -ENOMEM;
+	dd->docs = docs->docs.v;
+	dd->idx = what_index__new();
+	dd->pat_entry = malloc((nr + 1) * sizeof(*dd->pat_entry));
+	dd->pat_what = malloc((nr + 1) * sizeof(*dd->pat_what));
+	if (!dd->idx || !dd->pat_entry || !dd->pat_what)
+		goto out_nomem;
 	for (i = 0; i < docs->docs.nr; i++) {
 		const struct doc_entry *d = &docs->docs.v[i];
 
 		for (j = 0; j < d->nr_what; j++, pat++) {
-			m->pat_entry[pat] = i;
-			m->pat_what[pat] = j;
+			dd->pat_entry[pat] = i;
+			dd->pat_what[pat] = j;
 			/* the parser has warned about bad patterns already */
-			err = what_index__add(m->idx, d->what[j], pat, NULL);
-			if (err == -ENOMEM)
-				return err;
+			if (what_index__add(dd->idx, d->what[j], pat, NULL) ==
+			    -ENOMEM)
+				goto out_nomem;
 		}
 	}
-	return 0;
+	return dd;
+
+out_nomem:
+	docmatch_docs__free(dd);
+	errno = ENOMEM;
+	return NULL;
 }
 
 static int hit_cmp(const void *pa, const void *pb)
@@ -316,8 +342,9 @@ void docmatch_hits__release(struct docmatch_hits *hits)
 	hits->nr = hits->alloc = 0;
 }
 
-int docmatch__run_hits(const struct snapshot *tree, const struct snapshot *docs,
-		       int32_t *entry, struct docmatch_hits *hits)
+int docmatch_docs__run(const struct docmatch_docs *dd,
+		       const struct snapshot *tree, int32_t *entry,
+		       struct docmatch_hits *hits)
 {
 	struct matcher *m = calloc(1, sizeof(*m));
 	size_t i;
@@ -325,7 +352,10 @@ int docmatch__run_hits(const struct snapshot *tree, const struct snapshot *docs,
 
 	if (!m)
 		return -ENOMEM;
-	m->docs = docs->docs.v;
+	m->docs = dd->docs;
+	m->idx = dd->idx;
+	m->pat_entry = dd->pat_entry;
+	m->pat_what = dd->pat_what;
 	m->entry = entry;
 	m->hits = hits;
 	for (i = 0; i < tree->sysfs.nr; i++)
@@ -333,8 +363,6 @@ int docmatch__run_hits(const struct snapshot *tree, const struct snapshot *docs,
 	for (i = 0; i < MAX_DEPTH; i++)
 		what_cursor__init(&m->cursor[i]);
 	err = sysfs_tree__build(&m->t, tree);
-	if (!err)
-		err = index_docs(m, docs);
 	for (i = 0; !err && i < m->t.nr; i++) {
 		if (m->t.parent[i] >= 0)
 			continue;	/* a root: "/sys", "/proc/sys" */
@@ -346,12 +374,19 @@ int docmatch__run_hits(const struct snapshot *tree, const struct snapshot *docs,
 		what_cursor__release(&m->cursor[i]);
 	if (!err && hits)
 		sort_hits(hits);
-	what_index__free(m->idx);
-	free(m->pat_entry);
-	free(m->pat_what);
 	seen_free(&m->seen);
 	sysfs_tree__release(&m->t);
 	free(m);
+	return err;
+}
+
+int docmatch__run_hits(const struct snapshot *tree, const struct snapshot *docs,
+		       int32_t *entry, struct docmatch_hits *hits)
+{
+	struct docmatch_docs *dd = docmatch_docs__new(docs);
+	int err = dd ? docmatch_docs__run(dd, tree, entry, hits) : -ENOMEM;
+
+	docmatch_docs__free(dd);
 	return err;
 }
 

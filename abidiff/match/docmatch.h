@@ -59,4 +59,23 @@ int docmatch__run_hits(const struct snapshot *tree, const struct snapshot *docs,
 		       int32_t *entry, struct docmatch_hits *hits);
 void docmatch_hits__release(struct docmatch_hits *hits);
 
+/*
+ * The What: patterns of a snapshot's docs compiled once, for matching
+ * several trees against them (the diff matches both sides' nodes against
+ * OLD's docs).  docmatch_docs__new() returns an owned object that borrows
+ * @docs's entries, or NULL (ENOMEM); docmatch_docs__free(NULL) is a no-op.
+ */
+struct docmatch_docs;
+
+struct docmatch_docs *docmatch_docs__new(const struct snapshot *docs);
+void docmatch_docs__free(struct docmatch_docs *dd);
+
+/*
+ * docmatch_docs__run() - docmatch__run_hits() against the compiled docs
+ * @dd (@hits may be NULL), which it only reads.
+ */
+int docmatch_docs__run(const struct docmatch_docs *dd,
+		       const struct snapshot *tree, int32_t *entry,
+		       struct docmatch_hits *hits);
+
 #endif /* KABIDIFF_DOCMATCH_H */

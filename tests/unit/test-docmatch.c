@@ -120,6 +120,41 @@ static void test_best_level(void **state)
 }
 
 /*
+ * Docs compiled once match each tree as docmatch__run_hits() does: the
+ * index is only read, so the second tree finds what it would alone.
+ */
+static void test_docs_compiled_once(void **state)
+{
+	struct snapshot *t = tree(), *d = snapshot__new();
+	struct docmatch_hits once[2] = { 0 }, alone = { 0 };
+	int32_t entry[2][32], entry_alone[32];
+	struct docmatch_docs *dd;
+	int k;
+
+	doc(d, LEVEL_TESTING, "a", "/sys/class/net/<iface>/mtu");
+	doc(d, LEVEL_STABLE, "b", "/sys/devices/.../vendor");
+	assert_int_equal(snapshot__sort(d, "test"), 0);
+	dd = docmatch_docs__new(d);
+	assert_non_null(dd);
+	for (k = 0; k < 2; k++)
+		assert_int_equal(docmatch_docs__run(dd, t, entry[k], &once[k]), 0);
+	docmatch_docs__free(dd);
+	assert_int_equal(docmatch__run_hits(t, d, entry_alone, &alone), 0);
+	for (k = 0; k < 2; k++) {
+		assert_memory_equal(entry[k], entry_alone,
+				    t->sysfs.nr * sizeof(*entry_alone));
+		assert_int_equal(once[k].nr, alone.nr);
+		assert_memory_equal(once[k].v, alone.v, alone.nr * sizeof(*alone.v));
+		docmatch_hits__release(&once[k]);
+	}
+	assert_int_equal(entry_of(t, entry_alone, "/sys/devices/pci0/vendor"), 1);
+	docmatch_hits__release(&alone);
+	docmatch_docs__free(NULL);
+	snapshot__free(t);
+	snapshot__free(d);
+}
+
+/*
  * Every (node, entry, What:) match is a hit, the chosen entry's and the
  * others', by the real path and by an alias, once each.
  */
@@ -248,6 +283,7 @@ int main(void)
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_best_level),
 		cmocka_unit_test(test_hits),
+		cmocka_unit_test(test_docs_compiled_once),
 		cmocka_unit_test(test_overlapping_globstars),
 		cmocka_unit_test(test_loops),
 		cmocka_unit_test(test_anchoring),
