@@ -5,6 +5,7 @@
  * docs parts share which of OLD's entries documents each node.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,12 +27,35 @@ static int change_cmp(const void *pa, const void *pb)
 	return c ? c : a->new_ref - b->new_ref;
 }
 
-/* Both sides' nodes against OLD's docs, compiled once, when there are both. */
+/* One side's nodes against the compiled docs. */
+struct side_match {
+	const struct docmatch_docs *dd;
+	const struct snapshot *tree;
+	int32_t *entry;
+	struct docmatch_hits *hits;
+	int err;
+};
+
+static void *match_side(void *arg)
+{
+	struct side_match *sm = arg;
+
+	sm->err = docmatch_docs__run(sm->dd, sm->tree, sm->entry, sm->hits);
+	return NULL;
+}
+
+/*
+ * Both sides' nodes against OLD's docs, compiled once, when there are
+ * both.  The matching is most of the diff's time, and the two sides are
+ * independent and only read the compiled docs: OLD's is matched in a
+ * thread of its own while NEW's is, when a thread can be had.
+ */
 static int match_docs(const struct snapshot *old, const struct snapshot *new,
 		      struct doc_matches *m)
 {
+	struct side_match a, b;
 	struct docmatch_docs *dd;
-	int err;
+	pthread_t thread;
 
 	if (!old->sysfs.collected || !new->sysfs.collected ||
 	    !old->docs.collected)
@@ -43,10 +67,17 @@ static int match_docs(const struct snapshot *old, const struct snapshot *new,
 		docmatch_docs__free(dd);
 		return -ENOMEM;
 	}
-	err = docmatch_docs__run(dd, old, m->old_entry, &m->old_hits) ?:
-	      docmatch_docs__run(dd, new, m->new_entry, &m->new_hits);
+	a = (struct side_match){ dd, old, m->old_entry, &m->old_hits };
+	b = (struct side_match){ dd, new, m->new_entry, &m->new_hits };
+	if (pthread_create(&thread, NULL, match_side, &a)) {
+		match_side(&a);
+		match_side(&b);
+	} else {
+		match_side(&b);
+		pthread_join(thread, NULL);
+	}
 	docmatch_docs__free(dd);
-	return err;
+	return a.err ?: b.err;
 }
 
 int diff__run(const struct snapshot *old, const struct snapshot *new,
