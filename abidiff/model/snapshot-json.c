@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <sys/mman.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1140,8 +1141,14 @@ static int load_snapshot(const struct loader *ld, const json_t *root,
  * for each load and back would switch it under the other thread's feet.
  * So it is set once, to functions that use the arena of the calling thread
  * while it loads, and malloc() and free(), jansson's own, otherwise.
+ *
+ * The two trees of kabidiff diff's Debian snapshots take 70 MB, fresh
+ * memory: in pages of 4 KiB that was 17,000 page faults, a tenth of the
+ * run's CPU time.  The blocks are aligned to and asked for transparent huge
+ * pages (madvise(), a hint the kernel may ignore): a fault per 2 MiB.
  */
-#define ARENA_BLOCK	(1 << 20)
+#define ARENA_ALIGN	((size_t)2 << 20)	/* a huge page on x86-64 */
+#define ARENA_BLOCK	((size_t)4 << 20)	/* its header included */
 
 struct arena_block {
 	struct arena_block *next;
@@ -1160,15 +1167,19 @@ static void *arena_malloc(size_t size)
 	void *p;
 
 	if (!b || b->size - b->used < need) {
-		size_t bytes = need > ARENA_BLOCK ? need : ARENA_BLOCK;
+		size_t bytes = sizeof(*b) + need;
 
-		b = malloc(sizeof(*b) + bytes);
+		bytes = bytes > ARENA_BLOCK ?
+			(bytes + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1) :
+			ARENA_BLOCK;
+		b = aligned_alloc(ARENA_ALIGN, bytes);
 		if (!b)
 			return NULL;
-		b->size = bytes;
+		madvise(b, bytes, MADV_HUGEPAGE);
+		b->size = bytes - sizeof(*b);
 		b->used = 0;
 		/* a block for one large request goes second, the first keeps room */
-		if (arena && need > ARENA_BLOCK) {
+		if (arena && bytes > ARENA_BLOCK) {
 			b->next = arena->next;
 			arena->next = b;
 		} else {
