@@ -11,6 +11,7 @@
 #   make bench           time kabidiff against the reference tools
 #   make fuzz            run the libFuzzer harnesses (tests/fuzz/README.md)
 #   make install         install into $(DESTDIR)$(PREFIX)
+#   make uninstall       remove what make install put there
 #   make DEVELOPER=1     strict warnings, -Werror (what CI builds with)
 #   make V=1             show the commands
 
@@ -19,6 +20,8 @@ PREFIX		?= /usr/local
 BINDIR		?= $(PREFIX)/bin
 MANDIR		?= $(PREFIX)/share/man
 LIBEXECDIR	?= $(PREFIX)/libexec/kabidiff
+DOCDIR		?= $(PREFIX)/share/doc/kabidiff
+COMPLETIONDIR	?= $(PREFIX)/share/bash-completion/completions
 INSTALL		?= install
 PKG_CONFIG	?= pkg-config
 PROVE		?= prove
@@ -260,19 +263,37 @@ demo-fixtures-run: all
 	$(O)/kabidiff "$(DEMO)/old.json" "$(DEMO)/new.json"; \
 	status=$$?; echo "(exit status $$status)"; [ $$status -le 1 ]
 
+# What make install puts in share/doc/kabidiff: the formats the man page
+# cites, with their schemas.
+DOCS		:= README.md docs/design.md docs/snapshot-format.md docs/agent-stream.md \
+		   docs/policy.md docs/snapshot.schema.json docs/report.schema.json
+
 install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(LIBEXECDIR)
+		$(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(COMPLETIONDIR)
 	$(INSTALL) -m 755 $(O)/kabidiff $(DESTDIR)$(BINDIR)/kabidiff
 	$(INSTALL) -m 755 $(O)/kabi-agent-static $(DESTDIR)$(LIBEXECDIR)/kabi-agent-static
 	$(INSTALL) -m 644 docs/kabidiff.1 $(DESTDIR)$(MANDIR)/man1/kabidiff.1
+	$(INSTALL) -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)
+	$(INSTALL) -m 644 contrib/completion/kabidiff.bash \
+		$(DESTDIR)$(COMPLETIONDIR)/kabidiff
+
+# Removes what install put there, and the folders that were kabidiff's
+# alone; into a DESTDIR stage, every folder left empty too.
+uninstall:
+	$(RM) $(DESTDIR)$(BINDIR)/kabidiff $(DESTDIR)$(LIBEXECDIR)/kabi-agent-static \
+		$(DESTDIR)$(MANDIR)/man1/kabidiff.1 \
+		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS))) \
+		$(DESTDIR)$(COMPLETIONDIR)/kabidiff
+	-rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DOCDIR) 2>/dev/null
+	$(if $(DESTDIR),-find $(DESTDIR) -mindepth 1 -type d -empty -delete)
 
 clean:
 	$(RM) -r $(O)
 
 .PHONY: all deps check check-layers test bench bench-run fixture-kernels demo demo-run \
 	demo-fixtures demo-fixtures-run \
-	install clean
+	install uninstall clean
 
 include tests/fuzz/fuzz.mk
 

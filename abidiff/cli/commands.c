@@ -35,7 +35,7 @@ static const struct command docs_commands[] = {
 static const struct command commands[] = {
 	{ "diff", do_diff,
 	  "diff [--format text|json|markdown] [--strict] [--policy FILE] [--waivers FILE] OLD NEW",
-	  "judge the ABI changes between two builds (also: kabidiff OLD NEW)" },
+	  "judge the ABI changes between two kernels (also: kabidiff OLD NEW)" },
 	{ "bisect", do_bisect,
 	  "bisect --repo DIR --good REV --bad REV [--config FRAGMENT] [--build-cmd CMD]",
 	  "find the commit that broke a documented interface" },
@@ -43,7 +43,7 @@ static const struct command commands[] = {
 	  "check --baseline SNAPSHOT [--policy FILE] [--waivers FILE] [--strict] BUILD_DIR",
 	  "for git bisect run: 0 no break, 1 break, 125 skip" },
 	{ "collect", do_collect,
-	  "collect [-o FILE] [--vmlinux FILE] [--docs DIR | --docs-git REPO@REV] [--sysfs-dir DIR] [BUILD_DIR]",
+	  "collect [-o FILE] [--deb FILE]... [--vmlinux FILE] [--docs DIR | --docs-git REPO@REV] [--sysfs-dir DIR] [BUILD_DIR]",
 	  "describe a kernel build as a snapshot" },
 	{ "docs", do_docs, NULL, NULL, docs_commands },
 	{ "show", do_show, "show [--json] SNAPSHOT",
