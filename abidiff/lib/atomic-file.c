@@ -295,6 +295,8 @@ int atomic_write(const char *path, int (*write_fn)(FILE *f, void *ctx),
 	char *real;
 	int err;
 
+	if (!strcmp(path, "-"))
+		return write_through("/dev/stdout", write_fn, ctx);
 	exists = !stat(path, &st);
 	if (!exists && errno != ENOENT) {
 		err = -errno;

@@ -21,6 +21,7 @@
  *    (created, for a dangling link);
  *  - anything else, a device, a FIFO, /dev/stdout: there is nothing to
  *    replace, it is opened and written in place, not atomically;
+ *  - "-" is standard output, written in place;
  *  - the temporary name is ".NAME.XXXXXX", or ".kabidiff.XXXXXX" when that
  *    would not fit in NAME_MAX.
  *

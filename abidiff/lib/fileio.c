@@ -64,7 +64,8 @@ int read_file(const char *path, size_t max, char **buf, size_t *len)
 	struct stat st;
 	int fd, err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) :
+	     fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st))

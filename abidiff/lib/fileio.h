@@ -25,7 +25,8 @@
 int read_fd(int fd, size_t max, size_t hint, char **buf, size_t *len);
 
 /*
- * read_file() - read all of @path, at most @max bytes, as read_fd() does.
+ * read_file() - read all of @path, at most @max bytes, as read_fd() does;
+ * "-" is standard input.
  *
  * Returns 0 or -errno (-EISDIR for a directory, -EFBIG, -ENOMEM), and
  * reports nothing: what a failure means is the caller's to say, and a
