@@ -29,11 +29,13 @@ static const char bisect_usage[] =
 	"                     must get vmlinux and arch/x86/boot/bzImage),\n"
 	"                     $KABIDIFF_SRC and $KABIDIFF_CONFIG set\n"
 	DIFF_OPTIONS_HELP "\n"
-	"A commit that does not build or cannot be collected is skipped.  The\n"
+	"BAD is checked first: when it has no break against GOOD, or does not\n"
+	"build, there is nothing to bisect (exit 2).  A commit between them\n"
+	"that does not build or cannot be collected is skipped.  The\n"
 	"build logs and the snapshot of each commit stay in the cache\n"
 	"($KABIDIFF_CACHE, default ~/.cache/kabidiff, under bisect/).\n\n"
 	"Exit status: 0 the first bad commit was found, 2 trouble (including:\n"
-	"skipped commits leave it undecided).\n";
+	"BAD breaks nothing, skipped commits leave it undecided).\n";
 
 int do_bisect(int argc, char **argv)
 {

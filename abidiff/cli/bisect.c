@@ -388,12 +388,12 @@ static void print_step(struct bisect *b, const char *label, const git_oid *id,
 }
 
 /* Test commit @i against the baseline: its new state, or -errno. */
-static int test_commit(struct bisect *b, size_t i, int step)
+static int test_commit(struct bisect *b, size_t i, const char *label)
 {
 	size_t count[VERDICT_COUNT] = { 0 };
 	struct timespec start;
 	struct snapshot *s;
-	char label[16], verdict[32];
+	char verdict[32];
 	bool trouble;
 	int err = 0, state = SKIPPED;
 
@@ -409,7 +409,6 @@ static int test_commit(struct bisect *b, size_t i, int step)
 		return -EINTR;
 	if (trouble || err)
 		return err ? err : -EIO;
-	snprintf(label, sizeof(label), "step %d", step);
 	if (state == BAD)
 		snprintf(verdict, sizeof(verdict), "bad (%zu break)",
 			 count[VERDICT_BREAK]);
@@ -463,13 +462,14 @@ static int bisect(struct bisect *b)
 {
 	ssize_t lo = -1, hi = b->nr - 1, i;
 	struct timespec start;
+	char label[16];
 	bool trouble;
 	int step = 0, steps = 0, state;
 	size_t n;
 
 	for (n = b->nr; n > 1; n = (n + 1) / 2)
 		steps++;
-	printf("%zu commits from the good revision to the bad one (first parent), about %d steps\n",
+	printf("%zu commits from the good revision to the bad one (first parent): the bad one first, then about %d steps\n",
 	       b->nr, steps);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	b->baseline = snapshot_of(b, &b->good, &trouble);
@@ -479,9 +479,20 @@ static int bisect(struct bisect *b)
 		return EXIT_TROUBLE;
 	}
 	print_step(b, "good", &b->good, "baseline", seconds_since(&start));
+	/* a bad revision that breaks nothing leaves nothing to look for */
+	state = test_commit(b, hi, "bad");
+	if (state < 0)
+		return EXIT_TROUBLE;
+	if (state != BAD) {
+		pr_err("the bad revision %s: nothing to bisect",
+		       state == GOOD ? "breaks nothing the good one has" :
+		       "cannot be built or collected");
+		return EXIT_TROUBLE;
+	}
 	b->state[hi] = BAD;
 	while ((i = next_commit(b, lo, hi)) >= 0) {
-		state = test_commit(b, i, ++step);
+		snprintf(label, sizeof(label), "step %d", ++step);
+		state = test_commit(b, i, label);
 		if (state < 0)
 			return EXIT_TROUBLE;
 		b->state[i] = state;

@@ -94,6 +94,18 @@ fingerprint >"$TMP/after"
 cmp -s "$TMP/before" "$TMP/after"
 is "$?" 0 "after bisect the repository's tree, index, HEAD and refs are as they were"
 
+# kabi-new~1, "kabi_selftest: add the kabi_selftest_reset() system call",
+# only adds to kabi-new~2: it breaks nothing, so there is nothing to bisect.
+is "$(git -C "$REPO" log -1 --format=%s kabi-new~1 2>&1)" \
+   "kabi_selftest: add the kabi_selftest_reset() system call" \
+   "kabi-new~1 is the commit that adds kabi_selftest_reset()"
+"$KABIDIFF" bisect --repo "$REPO" --good kabi-new~2 --bad kabi-new~1 \
+	--config "$CONFIG" >"$TMP/none.out" 2>"$TMP/none.err"
+status=$?
+is "$status:$(grep -c '^step ' "$TMP/none.out"):$(tail -n 1 "$TMP/none.err")" \
+   "2:0:kabidiff: the bad revision breaks nothing the good one has: nothing to bisect" \
+   "bisect with a bad revision that breaks nothing: exit 2, no step taken"
+
 # the documentation alone, straight from the repository's objects
 run_kabidiff docs diff --git "$REPO" kabi-old kabi-new
 is "$status" 0 "docs diff --git kabi-old kabi-new: exit 0, the series moves no entry the wrong way"
