@@ -180,7 +180,7 @@ if [ -n "$report" ]; then
 		fi
 		printf '%s\n' "$f"
 	}
-	make_report "$OUT/report.txt" --color never
+	make_report "$OUT/report.txt" --color=never
 	make_report "$OUT/report.json" --format json
 	say "summary: $(tail -n 1 "$OUT/report.txt")"
 	python3 - "$OUT/report.json" >&2 <<'PY' || say "could not count the breaks of $OUT/report.json"

@@ -207,6 +207,14 @@ static void warn_unused_waivers(const struct waivers *w)
 				w->file, w->v[i].line);
 }
 
+/* no-color.org: NO_COLOR set and not empty turns colour off */
+static bool no_color(void)
+{
+	const char *v = getenv("NO_COLOR");
+
+	return v && *v;
+}
+
 static int render(const struct judgement *j, const struct diff_options *o)
 {
 	switch (o->format) {
@@ -216,7 +224,7 @@ static int render(const struct judgement *j, const struct diff_options *o)
 		return show_report_markdown(j, stdout);
 	default:
 		return show_report_text(j, stdout, o->colour < 0 ?
-					isatty(STDOUT_FILENO) && !getenv("NO_COLOR") :
+					isatty(STDOUT_FILENO) && !no_color() :
 					o->colour);
 	}
 }
@@ -408,6 +416,8 @@ int diff_option__color(const char *cmd, const struct cli_option *opt,
 {
 	struct diff_options *o = opt->value;
 
+	if (!arg)
+		arg = "always";
 	if (!strcmp(arg, "auto") || !strcmp(arg, "always") ||
 	    !strcmp(arg, "never")) {
 		o->colour = !strcmp(arg, "auto") ? -1 : !strcmp(arg, "always");

@@ -37,7 +37,7 @@ struct diff_options {
 	OPT_STRING(0, "policy", &(o)->policy_file), \
 	OPT_STRING(0, "waivers", &(o)->waiver_file), \
 	OPT_CALLBACK(0, "parts", (o), diff_option__parts), \
-	OPT_CALLBACK(0, "color", (o), diff_option__color), \
+	OPT_CALLBACK_OPTARG(0, "color", (o), diff_option__color), \
 	OPT_CALLBACK_NOARG('j', "json", (o), diff_option__json)
 
 #define DIFF_OPTIONS_HELP \
@@ -47,7 +47,8 @@ struct diff_options {
 	"  --waivers FILE    accept known changes (see docs/policy.md)\n" \
 	"  --parts P,...     compare only these of sysfs, syscalls, vdso, types, docs\n" \
 	"                    (the default: all; a part one side lacks is trouble)\n" \
-	"  --color WHEN      auto (the default: on a terminal), always or never\n"
+	"  --color[=WHEN]    auto (the default: on a terminal, unless NO_COLOR is\n" \
+	"                    set and not empty), always (a bare --color) or never\n"
 
 /* The handlers of OPT_DIFF(): each takes a struct diff_options. */
 int diff_option__format(const char *cmd, const struct cli_option *opt,

@@ -37,9 +37,9 @@ static int build_getopt_tables(const struct cli_option *options, size_t n,
 			       bool help, unsigned int flags,
 			       struct option **longopts, char **shortopts)
 {
-	/* the options, --help, the end; "+", "X:" per option, "h", NUL */
+	/* the options, --help, the end; "+", "X::" per option, "h", NUL */
 	struct option *lo = calloc(n + 2, sizeof(*lo));
-	char *so = malloc(2 * n + 3);
+	char *so = malloc(3 * n + 3);
 	size_t i, len = 0;
 
 	if (!lo || !so) {
@@ -53,13 +53,17 @@ static int build_getopt_tables(const struct cli_option *options, size_t n,
 		const struct cli_option *o = &options[i];
 
 		lo[i].name = o->long_name;
-		lo[i].has_arg = takes_argument(o) ? required_argument : no_argument;
+		lo[i].has_arg = takes_argument(o) ? required_argument :
+				o->type == CLI_OPT_CALLBACK_OPTARG ? optional_argument :
+				no_argument;
 		lo[i].val = o->short_name ? o->short_name : OPT_LONG_ONLY + (int)i;
 		if (!o->short_name)
 			continue;
 		so[len++] = o->short_name;
 		if (takes_argument(o))
 			so[len++] = ':';
+		else if (o->type == CLI_OPT_CALLBACK_OPTARG)
+			so[len++] = ':', so[len++] = ':';
 	}
 	if (help) {
 		lo[n].name = "help";
@@ -96,6 +100,7 @@ static int take_option(const char *cmd, const struct cli_option *o,
 		*(const char **)o->value = arg;
 		return 0;
 	case CLI_OPT_CALLBACK:
+	case CLI_OPT_CALLBACK_OPTARG:
 		return o->callback(cmd, o, arg);
 	case CLI_OPT_CALLBACK_NOARG:
 		return o->callback(cmd, o, NULL);

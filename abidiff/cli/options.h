@@ -27,6 +27,8 @@ enum cli_option_type {
 	CLI_OPT_STRING,		/* *(const char **)value = the argument */
 	CLI_OPT_CALLBACK,	/* callback(cmd, opt, argument) */
 	CLI_OPT_CALLBACK_NOARG,	/* callback(cmd, opt, NULL) */
+	/* callback(cmd, opt, argument or NULL): "--name=ARG" or "--name" */
+	CLI_OPT_CALLBACK_OPTARG,
 };
 
 struct cli_option {
@@ -42,6 +44,8 @@ struct cli_option {
 #define OPT_CALLBACK(s, l, v, fn) { CLI_OPT_CALLBACK, (l), (s), (v), (fn) }
 #define OPT_CALLBACK_NOARG(s, l, v, fn) \
 	{ CLI_OPT_CALLBACK_NOARG, (l), (s), (v), (fn) }
+#define OPT_CALLBACK_OPTARG(s, l, v, fn) \
+	{ CLI_OPT_CALLBACK_OPTARG, (l), (s), (v), (fn) }
 #define OPT_END()		{ CLI_OPT_END, NULL, 0, NULL, NULL }
 
 /* What parse_options() returns instead of an index. */

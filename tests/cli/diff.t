@@ -26,7 +26,7 @@ is "$(printf '%s\n' $checked_in | sed 's/\.\(old\|new\)\.json$//' | sort -u)" \
 
 # exit status: 1 exactly when the golden report has a break
 for n in $PAIRS; do
-	run_kabidiff diff --color never "$D/$n.old.json" "$D/$n.new.json"
+	run_kabidiff diff --color=never "$D/$n.old.json" "$D/$n.new.json"
 	want=0
 	grep -q '^== break ==$' "$D/$n.txt" && want=1
 	is "$status" "$want" "$n: exit status $want"
@@ -85,7 +85,7 @@ kabidiff: $FIXTURES/snapshots/minimal.json has no docs part: collect it with --d
    "a part only one side has: exit 2, each part named, no report"
 
 # waivers: the testing pair's changes all accepted, one waiver unused
-run_kabidiff diff --color never --waivers "$D/waivers.txt" "$D/testing.old.json" "$D/testing.new.json"
+run_kabidiff diff --color=never --waivers "$D/waivers.txt" "$D/testing.old.json" "$D/testing.new.json"
 is "$status" 0 "waivers: every break accepted, exit 0"
 is "$(printf '%s\n' "$out" | tail -1)" "0 break, 0 warn, 0 note, 31 waived" "waivers: summary counts them"
 is "$(printf '%s\n' "$out" | grep -c '^    waived:  ')" 31 "waivers: each finding names its waiver"
@@ -101,7 +101,7 @@ print(r["unused_waivers"], r["findings"][0]["waiver"]["line"])')" \
 # quotes, and a comment may follow it
 printf '%s\n' '* /sys/kabi/* see bug #123, "v2"' '*  "x86_64/kabi_*"  "see bug #124"  # renumbered' \
 	>"$TMP/hash.txt"
-run_kabidiff diff --color never --waivers "$TMP/hash.txt" "$D/testing.old.json" "$D/testing.new.json"
+run_kabidiff diff --color=never --waivers "$TMP/hash.txt" "$D/testing.old.json" "$D/testing.new.json"
 is "$(printf '%s\n' "$out" | grep '^    waived:  break ' | sort -u | sed "s|$TMP/||")" \
    "    waived:  break by hash.txt:1: \"see bug #123, \\\"v2\\\"\"
     waived:  break by hash.txt:2: see bug #124" \
@@ -206,16 +206,16 @@ printf '%s\n' '{"format": "kabidiff-snapshot", "version": 1, "kernel": {},' \
 "$ASAN" diff "$TMP/odd.json" "$TMP/odd.json" >"$TMP/asan-out" 2>&1
 is "$?:$(cat "$TMP/asan-out")" "0:" "asan: odd paths, repeated member names, a pattern at two levels, against itself: silent"
 # (move.new.json has no types: --parts leaves them out, else it is trouble)
-"$ASAN" diff --color never --parts sysfs,docs "$TMP/odd.json" "$D/move.new.json" >"$TMP/asan-out" 2>&1
+"$ASAN" diff --color=never --parts sysfs,docs "$TMP/odd.json" "$D/move.new.json" >"$TMP/asan-out" 2>&1
 is "$?:$(grep -c 'runtime error\|AddressSanitizer' "$TMP/asan-out")" "0:0" \
    "asan: and against another snapshot: no sanitizer report"
 for n in $PAIRS; do
-	"$ASAN" diff --color never --waivers "$D/waivers.txt" --policy "$D/policy.txt" \
+	"$ASAN" diff --color=never --waivers "$D/waivers.txt" --policy "$D/policy.txt" \
 		"$D/$n.old.json" "$D/$n.new.json" >/dev/null 2>"$TMP/asan-err"
 	status=$?
 	[ "$status" -le 1 ] && ! grep -qv 'waiver matched no change' "$TMP/asan-err"
 	is "$?" 0 "asan: $n with waivers and a policy, exit 0 or 1, no sanitizer report"
-	"$ASAN" diff --color never "$D/$n.old.json" "$D/$n.new.json" >"$TMP/asan-out" 2>&1
+	"$ASAN" diff --color=never "$D/$n.old.json" "$D/$n.new.json" >"$TMP/asan-out" 2>&1
 	cmp -s "$TMP/asan-out" "$D/$n.txt"
 	is "$?" 0 "asan: $n text report as golden"
 done

@@ -46,7 +46,7 @@ is "$(verdicts)" "node-removed /sys/kabi/attr stable break
 node-removed /sys/kernel/debug/kabi unstable note
 node-removed /sys/kernel/debug/undoc unstable note" \
    "debugfs: a documented and an undocumented debugfs file are judged unstable"
-run_kabidiff diff --color never "$TMP/old.json" "$TMP/new.json"
+run_kabidiff diff --color=never "$TMP/old.json" "$TMP/new.json"
 printf '%s\n' "$out" | grep -A3 '/sys/kernel/debug/kabi$' | grep -q '^    capped:  /sys/kernel/debug is judged unstable at most$'
 is "$?" 0 "debugfs: the text report says which cap lowered the level"
 
@@ -178,14 +178,14 @@ python3 "$TOP/tests/cli/schema.py" "$TOP/docs/report.schema.json" "$TMP/caps.rep
 is "$?:$(grep -c "^not ok" "$TMP/schema")" "0:0" "doc: the report validates against docs/report.schema.json"
 
 # the header names both kernels and the parts compared; none when nothing changed
-run_kabidiff diff --color never "$TMP/old.json" "$TMP/new.json"
+run_kabidiff diff --color=never "$TMP/old.json" "$TMP/new.json"
 is "$(printf '%s\n' "$out" | head -n 1)" "kabidiff: 6.1-old (build id 0123456789ab) -> 6.2-new (build id 0123456789ab); compared: sysfs, syscalls, types, docs" \
    "header: text, releases with their build ids and the parts"
-run_kabidiff diff --color never --parts sysfs "$D/move.old.json" "$D/move.new.json"
+run_kabidiff diff --color=never --parts sysfs "$D/move.old.json" "$D/move.new.json"
 is "$(printf '%s\n' "$out" | head -n 1)" "kabidiff: 6.1.0-kabi-old -> 6.1.0-kabi-new; compared: sysfs" \
    "header: text, no build id, the parts --parts named"
 sed 's/"release": "[^"]*", //' "$TMP/old.json" >"$TMP/norelease.json"
-run_kabidiff diff --color never "$TMP/norelease.json" "$TMP/new.json"
+run_kabidiff diff --color=never "$TMP/norelease.json" "$TMP/new.json"
 is "$(printf '%s\n' "$out" | head -n 1)" "kabidiff: $TMP/norelease.json (build id 0123456789ab) -> 6.2-new (build id 0123456789ab); compared: sysfs, syscalls, types, docs" \
    "header: text, a snapshot without a release is named by its file"
 run_kabidiff diff --format markdown --parts sysfs,docs "$D/move.old.json" "$D/move.new.json"
