@@ -53,8 +53,8 @@ run_kabidiff collect --timeout 0 "$TMP"
 is "$status:$err" "2:kabidiff: --timeout takes 1 to 86400 seconds, not '0'
 Try 'kabidiff collect --help'." "an option's handler refuses a bad value"
 
-run_kabidiff diff --color
-is "$status:$err" "2:kabidiff diff: option '--color' requires an argument
+run_kabidiff diff --format
+is "$status:$err" "2:kabidiff diff: option '--format' requires an argument
 Try 'kabidiff diff --help'." "a missing argument is a usage error"
 
 done_testing
