@@ -394,7 +394,7 @@ int abidocs__check_duplicates(const struct snapshot *s,
 		for (j = i + 1; j < n && !strcmp(refs[i].what, refs[j].what); j++) {
 			if (!strcmp(refs[i].entry->file, refs[j].entry->file))
 				continue;
-			pr_warn("Documentation/ABI/%s#%u: What: %s is also documented at Documentation/ABI/%s#%u",
+			pr_warn("Documentation/ABI/%s:%u: warning: What: %s is also documented at Documentation/ABI/%s:%u",
 				refs[j].entry->file, refs[j].entry->line,
 				quote_buf(q, sizeof(q), refs[i].what),
 				refs[i].entry->file, refs[i].entry->line);

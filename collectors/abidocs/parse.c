@@ -12,9 +12,10 @@
  * start of a file is not text and is skipped without a warning, so that the
  * What: it would hide is read (and is still line 1).
  *
- * Warnings say FILE#LINE and what is wrong.  Some make the entry malformed
- * (a field before any What:, no Description:, a pattern that does not
- * parse); the others (Where:, a field given twice) only warn.
+ * Problems are said as "FILE:LINE: error: ..." when they make the entry
+ * malformed (a field before any What:, no Description:, a pattern that does
+ * not parse) and "FILE:LINE: warning: ..." otherwise (Where:, a field given
+ * twice), as compilers say theirs, for editors and CI annotators.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -101,19 +102,37 @@ struct parser {
 	struct text text[F_COUNT];	/* F_WHAT: patterns, one per line */
 };
 
-static void __printf(2, 3) warn(struct parser *p, const char *fmt, ...)
+/* "FILE:LINE: KIND: problem", as compilers say it, for editors and CI */
+static void __printf(3, 0) say(struct parser *p, const char *kind,
+			       const char *fmt, va_list ap)
 {
-	va_list ap;
-	char *msg;
-
 	/* not cut short: a What: can be long, and the reason comes after it */
-	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
-	va_end(ap);
-	pr_warn("Documentation/ABI/%s#%u: %s", p->file, p->lineno,
+	char *msg = xvasprintf(fmt, ap);
+
+	pr_warn("Documentation/ABI/%s:%u: %s: %s", p->file, p->lineno, kind,
 		msg ? msg : fmt);
 	free(msg);
 	p->st->warnings++;
+}
+
+/* A problem that leaves the entry readable. */
+static void __printf(2, 3) warn(struct parser *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(p, "warning", fmt, ap);
+	va_end(ap);
+}
+
+/* A problem that makes the entry malformed; the caller counts it so. */
+static void __printf(2, 3) error(struct parser *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(p, "error", fmt, ap);
+	va_end(ap);
 }
 
 /* Trim spaces and tabs at both ends of the @len bytes at *@s. */
@@ -228,7 +247,7 @@ static int add_patterns(struct parser *p, struct doc_entry *d)
 		/* "devfs", "ip_queue": named interfaces, not paths to match */
 		if (what[0] == '/' && p->st->check_pattern &&
 		    p->st->check_pattern(what, &why)) {
-			warn(p, "unparsable What: pattern \"%s\": %s", what, why);
+			error(p, "unparsable What: pattern \"%s\": %s", what, why);
 			p->malformed = true;
 		}
 		err = doc_entry__add_what(d, what);
@@ -258,7 +277,7 @@ static int finish_entry(struct parser *p)
 	p->lineno = p->entry_line;
 	if (!p->text[F_WHAT].len) {
 		/* nothing to name the entry by: count it, keep nothing */
-		warn(p, "What: without a pattern");
+		error(p, "What: without a pattern");
 		p->st->entries++;
 		p->st->malformed++;
 		p->lineno = lineno;
@@ -266,7 +285,7 @@ static int finish_entry(struct parser *p)
 		return 0;
 	}
 	if (!p->seen[F_DESCRIPTION]) {
-		warn(p, "What: without Description:");
+		error(p, "What: without Description:");
 		p->malformed = true;
 	}
 	d = snapshot__add_doc(p->s);
@@ -366,7 +385,7 @@ static int tag_line(struct parser *p, enum field f, const char *name,
 	if (f == F_WHAT)
 		return what_line(p, name, value, len);
 	if (!p->in_entry) {
-		warn(p, "%s: before any What:", name);
+		error(p, "%s: before any What:", name);
 		p->st->malformed++;
 		p->field = F_NONE;
 		return 0;

@@ -9,8 +9,8 @@ python3 "$TOP/tests/sysfs-materialise.py" "$FIXTURES/sysfs/small.list" "$TMP/sys
 	{ echo "Bail out! could not materialise small.list"; exit 1; }
 
 run_kabidiff docs validate "$ABI"
-is "$status:$out" "1:Documentation/ABI/testing/sysfs-kernel#6: Where: is an old spelling, read as What:
-Documentation/ABI/testing/sysfs-kernel#9: unparsable What: pattern \"/sys/kernel/bad<pattern\": unclosed '<'
+is "$status:$out" "1:Documentation/ABI/testing/sysfs-kernel:6: warning: Where: is an old spelling, read as What:
+Documentation/ABI/testing/sysfs-kernel:9: error: unparsable What: pattern \"/sys/kernel/bad<pattern\": unclosed '<'
 3 files, 6 entries: 2 warnings, 1 malformed entries" "docs validate: warnings, summary, exit 1"
 
 run_kabidiff docs validate "$ABI/Documentation/ABI/stable"

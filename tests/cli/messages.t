@@ -39,7 +39,7 @@ ${ESC}[31mb.json"
 	is "$status|$(grep -c '^Documentation/ABI/' "$TMP/out")|$(tail -n 1 "$TMP/out")" \
 	   "1|2|1 files, 2 entries: 2 warnings, 2 malformed entries" \
 	   "docs validate: one line for each of the two bad What: lines ($name)"
-	is "$(grep 'sysfs-hostile#1:' "$TMP/out" | sed 's/.*": //')" "pattern too long" \
+	is "$(grep 'sysfs-hostile:1:' "$TMP/out" | sed 's/.*": //')" "pattern too long" \
 	   "a 5,000-byte What: is shown whole, its reason after it ($name)"
 	is "$(grep -c "/sys/$long\"" "$TMP/out")" 1 \
 	   "the long What: is not cut ($name)"

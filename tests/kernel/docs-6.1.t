@@ -16,10 +16,10 @@ is "$status:$(printf '%s\n' "$out" | tail -n 1)" \
 # the four malformed entries, each for its real defect
 is "$(printf '%s\n' "$out" | grep -c 'unparsable What: pattern .* for \(MMIO\|PCI\)": whitespace')" 3 \
    "three malformed ones are pvpanic's 'capability for MMIO' What: lines"
-printf '%s\n' "$out" | grep -q '^Documentation/ABI/testing/sysfs-bus-vfio-mdev#89: unparsable What: pattern "/sys/.../<device>/<UUID>/": no fixed name after the first component'
+printf '%s\n' "$out" | grep -q '^Documentation/ABI/testing/sysfs-bus-vfio-mdev:89: error: unparsable What: pattern "/sys/.../<device>/<UUID>/": no fixed name after the first component'
 is "$?" 0 "the fourth is vfio-mdev's catch-all /sys/.../<device>/<UUID>/"
 case "$out" in
-*"testing/sysfs-kernel-mm-damon#1: what: should be spelled What:"*)
+*"testing/sysfs-kernel-mm-damon:1: warning: what: should be spelled What:"*)
 	pass "a lower-case what: is read, with a warning" ;;
 *)	fail "a lower-case what: is read, with a warning" ;;
 esac

@@ -110,14 +110,14 @@ static void test_malformed(void **state)
 	assert_int_equal(s->docs.nr, 3);
 	assert_int_equal(st.malformed, 3);
 	assert_string_equal(warnings,
-		"Documentation/ABI/sysfs-bad#1: Date: before any What:\n"
-		"Documentation/ABI/sysfs-bad#3: What: without Description:\n"
-		"Documentation/ABI/sysfs-bad#6: unparsable What: pattern \"/sys/b<oops\": unclosed '<'\n"
-		"Documentation/ABI/sysfs-bad#9: Where: is an old spelling, read as What:\n"
-		"Documentation/ABI/sysfs-bad#9: What: ends in ',', read without it\n"
-		"Documentation/ABI/sysfs-bad#10: what: should be spelled What:\n"
-		"Documentation/ABI/sysfs-bad#11: text under What: that is not a path, skipped\n"
-		"Documentation/ABI/sysfs-bad#13: Description: given twice in one entry\n");
+		"Documentation/ABI/sysfs-bad:1: error: Date: before any What:\n"
+		"Documentation/ABI/sysfs-bad:3: error: What: without Description:\n"
+		"Documentation/ABI/sysfs-bad:6: error: unparsable What: pattern \"/sys/b<oops\": unclosed '<'\n"
+		"Documentation/ABI/sysfs-bad:9: warning: Where: is an old spelling, read as What:\n"
+		"Documentation/ABI/sysfs-bad:9: warning: What: ends in ',', read without it\n"
+		"Documentation/ABI/sysfs-bad:10: warning: what: should be spelled What:\n"
+		"Documentation/ABI/sysfs-bad:11: warning: text under What: that is not a path, skipped\n"
+		"Documentation/ABI/sysfs-bad:13: warning: Description: given twice in one entry\n");
 	assert_int_equal(st.warnings, 8);
 	/* Where: and what: lines join one entry */
 	assert_int_equal(s->docs.v[2].nr_what, 2);
@@ -156,7 +156,7 @@ static void test_duplicates_across_files(void **state)
 					s, &st), 0);
 	assert_int_equal(abidocs__check_duplicates(s, &st), 0);
 	assert_string_equal(warnings,
-		"Documentation/ABI/testing/b#2: What: \"/sys/x\" is also documented at Documentation/ABI/stable/a#1\n");
+		"Documentation/ABI/testing/b:2: warning: What: \"/sys/x\" is also documented at Documentation/ABI/stable/a:1\n");
 	snapshot__free(s);
 }
 
@@ -170,8 +170,8 @@ static void test_empty_what(void **state)
 	assert_int_equal(st.entries, 2);
 	assert_int_equal(st.malformed, 2);
 	assert_string_equal(warnings,
-		"Documentation/ABI/empty#1: What: without a pattern\n"
-		"Documentation/ABI/empty#4: What: without a pattern\n");
+		"Documentation/ABI/empty:1: error: What: without a pattern\n"
+		"Documentation/ABI/empty:4: error: What: without a pattern\n");
 	snapshot__free(s);
 }
 
