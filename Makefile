@@ -73,7 +73,7 @@ ENGINE_SRCS	:= $(addprefix abidiff/match/,what-index.c what-normal.c sysfs-tree.
 		   $(addprefix abidiff/report/,text.c json.c markdown.c)
 COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
 		   $(addprefix collectors/sysfs/,sysfs-dir.c stream-reader.c machine.c modules.c \
-			initramfs.c boot.c) \
+			initramfs.c unpack.c boot.c) \
 		   guest-agent/walk.c \
 		   $(addprefix collectors/dwarf/,elf.c types.c) \
 		   $(addprefix collectors/vmlinux/,kimage.c syscall-switch.c vmlinux.c) \

@@ -24,6 +24,7 @@
 #include "machine.h"
 #include "modules.h"
 #include "stream-reader.h"
+#include "unpack.h"
 
 #define QEMU		"qemu-system-x86_64"
 #define CONSOLE_TAIL	8	/* console lines quoted when the guest fails */
@@ -31,6 +32,8 @@
 struct boot_files {
 	char dir[256];
 	char initramfs[300], console[300], stream[300], qemu_log[300];
+	char kernel[300];	/* unpack.c's copy of the image */
+	const char *boot_image;	/* what QEMU boots: that copy or the image */
 };
 
 static int make_files(struct boot_files *b)
@@ -49,6 +52,7 @@ static int make_files(struct boot_files *b)
 	snprintf(b->console, sizeof(b->console), "%s/console.log", b->dir);
 	snprintf(b->stream, sizeof(b->stream), "%s/stream.bin", b->dir);
 	snprintf(b->qemu_log, sizeof(b->qemu_log), "%s/qemu.log", b->dir);
+	snprintf(b->kernel, sizeof(b->kernel), "%s/kernel.img", b->dir);
 	return 0;
 }
 
@@ -58,6 +62,7 @@ static void remove_files(const struct boot_files *b)
 	unlink(b->console);
 	unlink(b->stream);
 	unlink(b->qemu_log);
+	unlink(b->kernel);
 	rmdir(b->dir);
 }
 
@@ -168,7 +173,7 @@ static int boot(const struct boot_options *o, const struct boot_files *b)
 	const char *const head[] = {
 		QEMU, "-nodefaults", "-accel", accel, "-m", "512",
 		"-display", "none", "-no-reboot", "-net", "none",
-		"-kernel", o->image, "-initrd", b->initramfs,
+		"-kernel", b->boot_image, "-initrd", b->initramfs,
 		"-append", "console=ttyS0 panic=-1 rdinit=/init",
 		"-serial", console, "-serial", stream, NULL
 	};
@@ -259,6 +264,27 @@ static int check_image(const char *path)
 	return 0;
 }
 
+/*
+ * Under TCG the kernel's decompressor is the slowest part of the boot:
+ * boot a copy of the image with the kernel decompressed by the host
+ * instead (unpack.c), unless the image is not one unpack.c can do.  KVM
+ * decompresses at full speed: it boots the image itself.
+ */
+static int choose_image(const struct boot_options *o, struct boot_files *b)
+{
+	int err;
+
+	b->boot_image = o->image;
+	if (o->accel && strcmp(o->accel, "tcg"))
+		return 0;
+	err = kernel_image__unpack(o->image, b->kernel);
+	if (err == -ENOTSUP)
+		return 0;
+	if (!err)
+		b->boot_image = b->kernel;
+	return err;
+}
+
 int sysfs_boot__collect(const struct boot_options *o, struct snapshot *s)
 {
 	struct module_set modules = { 0 };
@@ -284,6 +310,8 @@ int sysfs_boot__collect(const struct boot_options *o, struct snapshot *s)
 	if (!err)
 		err = initramfs__write(b.initramfs, o->agent, &modules);
 	module_set__release(&modules);
+	if (!err)
+		err = choose_image(o, &b);
 	if (!err)
 		err = boot(o, &b);
 	if (!err)

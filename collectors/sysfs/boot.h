@@ -40,8 +40,9 @@ int initramfs__write(const char *path, const char *init,
  * sysfs_boot__collect() - boot @o->image with the agent, under QEMU with
  * software emulation (or KVM when asked) on the machine @o->machine (no
  * network, no disk but QEMU's null ones), the console on the first serial
- * port and the agent's stream on the second, and add the nodes the agent
- * found to @s, and the machine's profile.
+ * port and the agent's stream on the second (under TCG from the copy of
+ * the image that kernel_image__unpack() writes, when it can), and add the
+ * nodes the agent found to @s, and the machine's profile.
  *
  * Returns 0, or -errno when QEMU cannot run, the guest does not answer
  * within the timeout, or its stream is incomplete; the error names the
