@@ -78,7 +78,8 @@ COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
 		   $(addprefix collectors/dwarf/,elf.c types.c) \
 		   $(addprefix collectors/vmlinux/,kimage.c syscall-switch.c vmlinux.c) \
 		   collectors/vdso/vdso.c \
-		   $(addprefix collectors/debian/,deb.c bzimage.c packages.c)
+		   collectors/bzimage/bzimage.c \
+		   $(addprefix collectors/debian/,deb.c packages.c)
 LIB_SRCS	:= $(BASE_SRCS) $(ENGINE_SRCS) $(COLLECTOR_SRCS)
 CLI_SRCS	:= abidiff/main.c \
 		   $(addprefix abidiff/cli/,cli.c commands.c options.c judge.c \

@@ -19,13 +19,13 @@
 
 #include <gelf.h>
 
+#include "collectors/bzimage/bzimage.h"
 #include "collectors/dwarf/elf.h"
 #include "lib/array.h"
 #include "lib/bytes.h"
 #include "lib/compiler.h"
 #include "lib/fileio.h"
 #include "lib/print.h"
-#include "bzimage.h"
 #include "packages.h"
 
 #define BUILD_ID_FILE	".kabidiff-build-id"

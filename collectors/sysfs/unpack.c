@@ -39,7 +39,6 @@
  * compression libarchive does not know, a vmlinux that is not a plain
  * ELF64 above 16 MB) is -ENOTSUP, and the caller boots the image as it is.
  */
-#include <archive.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -49,7 +48,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/fileio.h"
+#include "collectors/bzimage/bzimage.h"
 #include "lib/print.h"
 #include "unpack.h"
 
@@ -57,18 +56,6 @@
 #define IMAGE_MAX		((size_t)64 << 20)
 /* A decompressed vmlinux, and where its segments may end: Debian's 74 MB. */
 #define VMLINUX_MAX		((size_t)256 << 20)
-
-/* The setup header (Documentation/arch/x86/boot.rst) */
-#define HDR_SETUP_SECTS		0x1f1
-#define HDR_MAGIC		0x202	/* "HdrS" */
-#define HDR_VERSION		0x206
-#define HDR_LOADFLAGS		0x211
-#define HDR_CODE32_START	0x214
-#define HDR_XLOADFLAGS		0x236
-#define HDR_PAYLOAD_OFFSET	0x248
-#define HDR_PAYLOAD_LENGTH	0x24c
-#define LOADED_HIGH		0x01	/* loadflags: loaded at 0x100000 */
-#define XLF_KERNEL_64		0x01	/* xloadflags: a 64-bit kernel */
 
 /* Where the boot loader puts the protected-mode part: code32_start. */
 #define PROT_BASE		0x100000u
@@ -121,16 +108,6 @@ static const unsigned char stub_code[] = {
 	0x25, 0xa8, 0x00, 0x10, 0x00,
 };
 
-static uint32_t get_le16(const unsigned char *p)
-{
-	return p[0] | p[1] << 8;
-}
-
-static uint32_t get_le32(const unsigned char *p)
-{
-	return get_le16(p) | (uint32_t)get_le16(p + 2) << 16;
-}
-
 static void put_le(unsigned char *p, uint64_t v, size_t bytes)
 {
 	size_t i;
@@ -146,88 +123,15 @@ static int unsupported(const char *image, const char *why)
 	return -ENOTSUP;
 }
 
-/*
- * The compressed vmlinux of the bzImage @img: its setup size in *@setup,
- * the payload in *@payload and *@len.
- */
-static int find_payload(const char *image, const unsigned char *img,
-			size_t size, size_t *setup,
-			const unsigned char **payload, size_t *len)
+/* Whether the stub can enter the kernel of @bz: a 64-bit one at 1 MB. */
+static int check_image(const char *image, const struct bzimage *bz)
 {
-	size_t sects, off, n;
-
-	if (size < 0x250 || memcmp(img + HDR_MAGIC, "HdrS", 4))
-		return unsupported(image, "no boot header");
-	if (get_le16(img + HDR_VERSION) < 0x208)
-		return unsupported(image, "boot protocol before 2.08, no payload fields");
-	if (!(img[HDR_LOADFLAGS] & LOADED_HIGH) ||
-	    get_le32(img + HDR_CODE32_START) != PROT_BASE)
+	if (!(bz->loadflags & BZIMAGE_LOADED_HIGH) || bz->code32_start != PROT_BASE)
 		return unsupported(image, "not loaded at 0x100000");
-	if (!(get_le16(img + HDR_XLOADFLAGS) & XLF_KERNEL_64))
+	if (!(bz->xloadflags & BZIMAGE_XLF_KERNEL_64))
 		return unsupported(image, "not a 64-bit kernel");
-	sects = img[HDR_SETUP_SECTS] ? img[HDR_SETUP_SECTS] : 4;
-	*setup = (sects + 1) * 512;
-	off = get_le32(img + HDR_PAYLOAD_OFFSET);
-	n = get_le32(img + HDR_PAYLOAD_LENGTH);
-	if (*setup > size || off > size - *setup || n > size - *setup - off ||
-	    n < 4)
-		return unsupported(image, "its payload is not in the file");
-	*payload = img + *setup + off;
-	*len = n;
-	return 0;
-}
-
-/*
- * Decompress the payload, whatever its compression (gzip, xz, zstd, ...):
- * the build appends the decompressed size as le32 (scripts/Makefile.lib,
- * size_append), which tells how much to read and when to stop.
- */
-static int inflate_payload(const char *image, const unsigned char *payload,
-		      size_t len, unsigned char **out, size_t *out_len)
-{
-	size_t want = get_le32(payload + len - 4), got = 0;
-	struct archive_entry *entry;
-	struct archive *a;
-	unsigned char *buf;
-	ssize_t n;
-	int err = 0;
-
-	if (!want || want > VMLINUX_MAX)
-		return unsupported(image, "no size at the end of its payload");
-	buf = malloc(want);
-	a = archive_read_new();
-	if (!buf || !a) {
-		err = -ENOMEM;
-		goto out;
-	}
-	archive_read_support_filter_all(a);
-	archive_read_support_format_raw(a);
-	if (archive_read_open_memory(a, payload, len - 4) != ARCHIVE_OK ||
-	    archive_read_next_header(a, &entry) != ARCHIVE_OK ||
-	    archive_filter_code(a, 0) == ARCHIVE_FILTER_NONE) {
-		err = unsupported(image, "a compression libarchive does not know");
-		goto out;
-	}
-	while (got < want) {
-		n = archive_read_data(a, buf + got, want - got);
-		if (n <= 0)
-			break;
-		got += n;
-	}
-	if (got < want) {
-		pr_info("%s: %s", image, archive_error_string(a) ?
-			 archive_error_string(a) : "short payload");
-		err = unsupported(image, "its payload does not decompress");
-	}
-out:
-	if (a)
-		archive_read_free(a);
-	if (err) {
-		free(buf);
-		return err;
-	}
-	*out = buf;
-	*out_len = want;
+	if (bz->kernel_len > VMLINUX_MAX)
+		return unsupported(image, "its kernel is larger than kabidiff boots");
 	return 0;
 }
 
@@ -352,22 +256,23 @@ static int write_image(int fd, const unsigned char *img, size_t setup,
 
 int kernel_image__unpack(const char *image, const char *path)
 {
-	const unsigned char *payload;
 	unsigned char *vm = NULL;
-	size_t size, setup, plen, vlen;
+	const char *why = NULL;
+	struct bzimage bz;
 	uint64_t end;
-	char *img;
 	int fd, err;
 
-	err = read_file_or_report(image, IMAGE_MAX, &img, &size);
+	err = bzimage__read(image, IMAGE_MAX, &bz, &why);
 	if (err)
-		return err;
-	err = find_payload(image, (unsigned char *)img, size, &setup, &payload,
-			   &plen);
+		return why ? unsupported(image, why) : err;
+	err = check_image(image, &bz);
+	if (!err) {
+		err = bzimage__kernel(&bz, &vm, &why);
+		if (why)
+			err = unsupported(image, why);
+	}
 	if (!err)
-		err = inflate_payload(image, payload, plen, &vm, &vlen);
-	if (!err)
-		err = check_segments(image, vm, vlen, &end);
+		err = check_segments(image, vm, bz.kernel_len, &end);
 	if (err)
 		goto out;
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -376,13 +281,13 @@ int kernel_image__unpack(const char *image, const char *path)
 		pr_err("%s: %s", path, strerror(-err));
 		goto out;
 	}
-	err = write_image(fd, (unsigned char *)img, setup, vm, vlen, end);
+	err = write_image(fd, bz.data, bz.setup, vm, bz.kernel_len, end);
 	if (close(fd) && !err)
 		err = -errno;
 	if (err)
 		pr_err("%s: %s", path, strerror(-err));
 out:
 	free(vm);
-	free(img);
+	bzimage__release(&bz);
 	return err;
 }
