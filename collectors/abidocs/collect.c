@@ -317,8 +317,14 @@ static int disk_read(void *ctx, const char *rel, char **buf, size_t *len)
 static int find_abi_dir(const char *dir, struct disk *d)
 {
 	char path[8192];
+	struct stat st;
 	size_t i;
 
+	/* a path that is not there is no more than that */
+	if (stat(dir, &st)) {
+		pr_err("%s: %s", dir, strerror(errno));
+		return -errno;
+	}
 	snprintf(d->abi_dir, sizeof(d->abi_dir), "%s/Documentation/ABI", dir);
 	if (is_dir(d->abi_dir))
 		return 0;

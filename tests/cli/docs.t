@@ -16,6 +16,9 @@ Documentation/ABI/testing/sysfs-kernel:9: error: unparsable What: pattern \"/sys
 run_kabidiff docs validate "$ABI/Documentation/ABI/stable"
 is "$status:$err" "2:kabidiff: $ABI/Documentation/ABI/stable: neither a kernel tree nor its Documentation/ABI directory" \
    "docs validate on a level directory is trouble"
+run_kabidiff docs validate "$TMP/nothing"
+is "$status:$err" "2:kabidiff: $TMP/nothing: No such file or directory" \
+   "docs validate on a path that is not there: no more than that"
 run_kabidiff docs validate "$ABI/Documentation/ABI"
 is "$status:$(printf '%s\n' "$out" | tail -n 1)" "1:3 files, 6 entries: 2 warnings, 1 malformed entries" \
    "docs validate takes Documentation/ABI itself"
