@@ -31,9 +31,10 @@ static int finish_stdout(int status)
 
 int main(int argc, char **argv)
 {
-	bool help = false, version = false;
+	bool help = false, version = false, quiet = false;
 	const struct cli_option options[] = {
 		OPT_BOOL('j', "json", &json_output),
+		OPT_BOOL('q', "quiet", &quiet),
 		OPT_BOOL('h', "help", &help),
 		OPT_BOOL('V', "version", &version),
 		OPT_END(),
@@ -55,5 +56,8 @@ int main(int argc, char **argv)
 	}
 	if (first == argc)
 		return usage_error(NULL, "no command given");
+	/* warnings and progress off; a command whose product they are keeps them */
+	if (quiet)
+		kabi_set_print(print_errors_only);
 	return finish_stdout(run_command_line(argc - first, argv + first));
 }

@@ -330,10 +330,8 @@ int collect_snapshot(struct snapshot *s, struct collect_inputs *in,
 	if (!err)
 		err = collect(s, in, &st);
 	if (!err && st.warnings)
-		kabi_print_line(stderr, "kabidiff: warning: ",
-				"%s: %u warnings about the ABI documentation; see 'kabidiff docs validate'",
-				in->docs_git ? in->docs_git : in->docs_dir,
-				st.warnings);
+		pr_warn("%s: %u warnings about the ABI documentation; see 'kabidiff docs validate'",
+			in->docs_git ? in->docs_git : in->docs_dir, st.warnings);
 	release_inputs(in);
 	return err;
 }

@@ -74,13 +74,14 @@ static void print_command_lines(const struct command *table)
 
 void print_help(void)
 {
-	printf("Usage: kabidiff [--json] COMMAND [ARGS...]\n"
+	printf("Usage: kabidiff [--json] [--quiet] COMMAND [ARGS...]\n"
 	       "       kabidiff --help | --version\n\n"
 	       "Compare the userspace ABI of two Linux kernel builds.\n\n"
 	       "Commands:\n");
 	print_command_lines(commands);
 	printf("\nOptions:\n"
 	       "  -j, --json     print data as JSON where a command prints data\n"
+	       "  -q, --quiet    print errors only: no warnings, no progress\n"
 	       "  -h, --help     show this help; 'kabidiff help COMMAND' for a command\n"
 	       "  -V, --version  show the version\n\n"
 	       "Exit status: 0 success, 1 an ABI break was found, 2 trouble\n"

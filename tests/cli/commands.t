@@ -15,7 +15,7 @@ is "$status:$(printf '%s\n' "$out" | head -1)" "0:Usage: kabidiff docs validate 
    "help docs search prints the docs help"
 
 run_kabidiff help
-is "$status:$(printf '%s\n' "$out" | head -1)" "0:Usage: kabidiff [--json] COMMAND [ARGS...]" \
+is "$status:$(printf '%s\n' "$out" | head -1)" "0:Usage: kabidiff [--json] [--quiet] COMMAND [ARGS...]" \
    "help alone prints the program's help"
 
 run_kabidiff shwo x
@@ -56,5 +56,11 @@ Try 'kabidiff collect --help'." "an option's handler refuses a bad value"
 run_kabidiff diff --format
 is "$status:$err" "2:kabidiff diff: option '--format' requires an argument
 Try 'kabidiff diff --help'." "a missing argument is a usage error"
+
+"$KABIDIFF" -q collect --docs "$FIXTURES/abi" -o "$TMP/q.json" 2>"$TMP/err"
+is "$?:$(cat "$TMP/err")" "0:" "-q: the warnings of collect are not printed"
+"$KABIDIFF" --quiet show "$TMP/nothing.json" 2>"$TMP/err"
+is "$?:$(cat "$TMP/err")" "2:kabidiff: $TMP/nothing.json: No such file or directory" \
+   "--quiet: errors are"
 
 done_testing

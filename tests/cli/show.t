@@ -94,7 +94,7 @@ is "$(printf '%s\n' "$out" | sed -n '1p;$p')" 'kernel      "a\nb\xff"
        1  "/sys/x\ty"' "show quotes names that are not printable"
 
 run_kabidiff --help
-is "$status:$(printf '%s\n' "$out" | head -1)" "0:Usage: kabidiff [--json] COMMAND [ARGS...]" "--help prints usage"
+is "$status:$(printf '%s\n' "$out" | head -1)" "0:Usage: kabidiff [--json] [--quiet] COMMAND [ARGS...]" "--help prints usage"
 case "$out" in
 *"show [--json] SNAPSHOT"*) pass "--help lists show" ;;
 *) fail "--help lists show" "$out" ;;
