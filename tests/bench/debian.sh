@@ -25,7 +25,8 @@ compare() {
 }
 
 echo "kabidiff $OLD $NEW (best of $RUNS runs)"
-compare "$CACHE" || { echo "bench: could not fetch and compare $OLD and $NEW" >&2; exit 1; }
+compare "$CACHE" 2>"$TMP/err" ||
+	{ cat "$TMP/err" >&2; echo "bench: could not fetch and compare $OLD and $NEW" >&2; exit 1; }
 
 mkdir "$TMP/cache"
 ln -s "$CACHE/packages" "$TMP/cache/packages"
