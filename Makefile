@@ -83,7 +83,8 @@ COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
 LIB_SRCS	:= $(BASE_SRCS) $(ENGINE_SRCS) $(COLLECTOR_SRCS)
 CLI_SRCS	:= abidiff/main.c \
 		   $(addprefix abidiff/cli/,cli.c commands.c options.c judge.c \
-			cache.c progress.c debian.c collect.c side.c bisect.c) \
+			cache.c progress.c output.c debian.c collect.c side.c \
+			bisect.c) \
 		   $(addprefix abidiff/builtin/,bisect.c check.c collect.c diff.c \
 			docs.c show.c undocumented.c)
 UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \

@@ -5,29 +5,11 @@
  * The global options come first, then a command (cli/commands.c), which
  * parses its own options.
  */
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cli/cli.h"
 #include "cli/options.h"
-
-/* What git's run_builtin() does: output that did not arrive is trouble. */
-static int finish_stdout(int status)
-{
-	int err = 0;
-
-	if (fflush(stdout))
-		err = errno;
-	else if (ferror(stdout))	/* an earlier write's errno, if kept */
-		err = errno ? errno : EIO;
-	if (err) {
-		fprintf(stderr, "kabidiff: write error on standard output: %s\n",
-			strerror(err));
-		return EXIT_TROUBLE;
-	}
-	return status;
-}
+#include "cli/output.h"
 
 int main(int argc, char **argv)
 {
@@ -48,16 +30,16 @@ int main(int argc, char **argv)
 		return EXIT_TROUBLE;
 	if (help) {
 		print_help();
-		return finish_stdout(EXIT_OK);
+		return output_finish(EXIT_OK);
 	}
 	if (version) {
 		printf("kabidiff %s\n", KABIDIFF_VERSION);
-		return finish_stdout(EXIT_OK);
+		return output_finish(EXIT_OK);
 	}
 	if (first == argc)
 		return usage_error(NULL, "no command given");
 	/* warnings and progress off; a command whose product they are keeps them */
 	if (quiet)
 		kabi_set_print(print_errors_only);
-	return finish_stdout(run_command_line(argc - first, argv + first));
+	return output_finish(run_command_line(argc - first, argv + first));
 }

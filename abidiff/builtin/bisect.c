@@ -63,6 +63,9 @@ int do_bisect(int argc, char **argv)
 		return parse_options_exit(first);
 	if (!o.repo || !o.good || !o.bad || first != argc)
 		return usage_error("bisect", "bisect needs --repo DIR, --good REV and --bad REV, nothing else");
+	/* its steps are lines of text: a JSON report after them is no JSON */
+	if (json_output || diff.format == REPORT_JSON)
+		return usage_error("bisect", "bisect prints text only: --json and --format json are not its");
 	/* the build runs elsewhere: the fragment's path must hold there */
 	if (config) {
 		config_path = realpath(config, NULL);

@@ -20,14 +20,15 @@
 #include "cli/collect.h"
 #include "cli/judge.h"
 #include "cli/options.h"
+#include "cli/output.h"
 #include "collectors/abidocs/abidocs.h"
 #include "lib/bytes.h"
 #include "lib/print.h"
 #include "model/snapshot-json.h"
 
 static const char docs_usage[] =
-	"Usage: kabidiff docs validate DIR\n"
-	"       kabidiff docs search [--json] REGEX DIR\n"
+	"Usage: kabidiff docs validate [-o FILE] DIR\n"
+	"       kabidiff docs search [--json] [-o FILE] REGEX DIR\n"
 	"       kabidiff docs diff [OPTIONS] --git REPO REV1 REV2\n"
 	"       kabidiff docs diff [OPTIONS] DIR1 DIR2\n\n"
 	"DIR is a kernel tree or its Documentation/ABI directory.\n\n"
@@ -40,6 +41,8 @@ static const char docs_usage[] =
 	"          (or DIR1 to DIR2) by the policy of 'kabidiff diff'; exit 1\n"
 	"          on a break (an entry demoted, dropped, or removed without\n"
 	"          passing obsolete/)\n\n"
+	"Options of validate and search:\n"
+	OUTPUT_HELP "\n"
 	"Options of diff:\n"
 	"  --git REPO        REV1 and REV2 are revisions of the git repository\n"
 	"                    REPO (branches, tags, commit ids, HEAD~3, ...), read\n"
@@ -59,7 +62,7 @@ static void print_to_stdout(enum kabi_print_level level, const char *fmt,
 
 int do_docs_validate(int argc, char **argv)
 {
-	const struct cli_option options[] = { OPT_END() };
+	const struct cli_option options[] = { OPT_OUTPUT(), OPT_END() };
 	struct abidocs_stats st = { 0 };
 	struct snapshot *s;
 	int first, err;
@@ -69,6 +72,8 @@ int do_docs_validate(int argc, char **argv)
 		return parse_options_exit(first);
 	if (argc - first != 1)
 		return usage_error("docs", "docs validate needs exactly one DIR");
+	if (json_output)
+		return usage_error("docs", "docs validate prints FILE:LINE: lines, not JSON: --json is not its");
 	s = snapshot__new();
 	if (!s)
 		return EXIT_TROUBLE;
@@ -152,6 +157,7 @@ int do_docs_search(int argc, char **argv)
 {
 	const struct cli_option options[] = {
 		OPT_BOOL('j', "json", &json_output),
+		OPT_OUTPUT(),
 		OPT_END(),
 	};
 	struct abidocs_stats st = { 0 };

@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "cli/output.h"
 #include "collectors/sysfs/machine.h"
 #include "lib/bytes.h"
 #include "lib/compiler.h"
@@ -20,10 +21,11 @@
 #include "model/snapshot-json.h"
 
 static const char show_usage[] =
-	"Usage: kabidiff show [--json] SNAPSHOT\n\n"
-	"Summarise SNAPSHOT: the kernel it describes, what each part holds and\n"
-	"the top-level sysfs directories.  With --json, print the snapshot itself\n"
-	"as canonical JSON.\n";
+	"Usage: kabidiff show [--json] [-o FILE] SNAPSHOT\n\n"
+	"Summarise SNAPSHOT ('-': standard input): the kernel it describes, what\n"
+	"each part holds and the top-level sysfs directories.  With --json, print\n"
+	"the snapshot itself as canonical JSON.\n\n"
+	OUTPUT_HELP;
 
 /* A top-level directory of the sysfs part ("/sys/kernel", "/proc/sys/vm"). */
 struct top_dir {
@@ -385,6 +387,7 @@ int do_show(int argc, char **argv)
 {
 	const struct cli_option options[] = {
 		OPT_BOOL('j', "json", &json_output),
+		OPT_OUTPUT(),
 		OPT_END(),
 	};
 	struct show_summary sum;

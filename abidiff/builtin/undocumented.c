@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "cli/collect.h"
 #include "cli/options.h"
+#include "cli/output.h"
 #include "collectors/sysfs/sysfs-dir.h"
 #include "lib/bytes.h"
 #include "lib/print.h"
@@ -24,7 +25,8 @@
 
 static const char undocumented_usage[] =
 	"Usage: kabidiff undocumented (--docs DIR | --docs-git REPO@REV)\n"
-	"                             [--level] [--json] (--sysfs-dir DIR | SNAPSHOT)\n\n"
+	"                             [--level] [--json] [-o FILE]\n"
+	"                             (--sysfs-dir DIR | SNAPSHOT)\n\n"
 	"List the sysfs attributes (files) that no Documentation/ABI entry in\n"
 	"the kernel tree DIR documents, through their real path or any alias\n"
 	"path through links, then the coverage per top-level directory.\n\n"
@@ -35,7 +37,8 @@ static const char undocumented_usage[] =
 	"  SNAPSHOT          or take the sysfs part of a snapshot\n"
 	"  --level           list each documented attribute with its level and\n"
 	"                    entry instead\n"
-	"  -j, --json        print JSON\n";
+	"  -j, --json        print JSON\n"
+	OUTPUT_HELP;
 
 /* One line of the coverage table. */
 struct dir_coverage {
@@ -296,6 +299,7 @@ int do_undocumented(int argc, char **argv)
 		OPT_STRING(0, "sysfs-dir", &sysfs_dir),
 		OPT_BOOL(0, "level", &levels),
 		OPT_BOOL('j', "json", &json_output),
+		OPT_OUTPUT(),
 		OPT_END(),
 	};
 	int first, ret;

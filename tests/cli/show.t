@@ -101,7 +101,7 @@ case "$out" in
 esac
 
 run_kabidiff show --help
-is "$status:$(printf '%s\n' "$out" | head -1)" "0:Usage: kabidiff show [--json] SNAPSHOT" "show --help prints its usage"
+is "$status:$(printf '%s\n' "$out" | head -1)" "0:Usage: kabidiff show [--json] [-o FILE] SNAPSHOT" "show --help prints its usage"
 
 run_kabidiff --version
 is "$status:$out" "0:kabidiff 0.1" "--version"

@@ -1,6 +1,8 @@
 #!/bin/sh
 # "-" is standard input wherever a file is read (a snapshot for show and
-# diff, a policy or waiver file) and standard output for collect -o.
+# diff, a policy or waiver file) and standard output for collect -o; -o
+# FILE for the commands that print data, written whole or not at all; and
+# --json refused by the commands that print no JSON.
 . "$(dirname "$0")/../lib.sh"
 
 D=$FIXTURES/diff
@@ -27,5 +29,28 @@ is "$status:$([ -e "$TMP/-" ] && echo file):$(cmp "$TMP/out.json" "$TMP/file.jso
 printf '' | "$KABIDIFF" show - >/dev/null 2>"$TMP/err"
 is "$?:$(cat "$TMP/err")" "2:kabidiff: -: empty file, not a kabidiff snapshot" \
    "show - with nothing on standard input: one line, exit 2"
+
+# -o FILE: what the command would print, and no file when it failed
+"$KABIDIFF" show -o "$TMP/show.txt" "$D/docs.old.json"
+is "$?" 0 "show -o FILE: exit 0"
+"$KABIDIFF" show "$D/docs.old.json" >"$TMP/show-stdout.txt"
+is "$(cmp "$TMP/show.txt" "$TMP/show-stdout.txt" && echo same)" same \
+   "show -o FILE: the summary show prints"
+"$KABIDIFF" docs validate -o "$TMP/validate.txt" "$FIXTURES/abi"
+status=$?
+"$KABIDIFF" docs validate "$FIXTURES/abi" >"$TMP/validate-stdout.txt"
+is "$status:$(cmp "$TMP/validate.txt" "$TMP/validate-stdout.txt" && echo same)" "1:same" \
+   "docs validate -o FILE: its problems and summary, exit 1 as without"
+"$KABIDIFF" undocumented --docs "$FIXTURES/abi" -o "$TMP/undoc.json" --json "$FIXTURES/snapshots/full.json" 2>/dev/null
+is "$?:$(python3 -c 'import json, sys; json.load(open(sys.argv[1])); print("json")' "$TMP/undoc.json")" \
+   "0:json" "undocumented -o FILE --json: JSON in FILE"
+"$KABIDIFF" show -o "$TMP/none.txt" "$TMP/nothing.json" 2>/dev/null
+is "$?:$(ls -A "$TMP" | grep -c 'none')" "2:0" \
+   "show -o FILE of a snapshot that is not there: exit 2, no FILE, no temporary file"
+
+"$KABIDIFF" --json docs validate "$FIXTURES/abi" >/dev/null 2>"$TMP/err"
+is "$?:$(head -n 1 "$TMP/err")" \
+   "2:kabidiff: docs validate prints FILE:LINE: lines, not JSON: --json is not its" \
+   "--json docs validate: refused, not ignored"
 
 done_testing
