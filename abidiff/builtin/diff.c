@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * kabidiff diff [--format F] [--strict] [--policy FILE] [--waivers FILE]
- *               [--parts P,...] [--machine PROFILE] OLD NEW
+ *               [--parts P,...] [--verdict V] [--only P,...] [--stat]
+ *               [--machine PROFILE] OLD NEW
  *
  * Compare two kernel builds (snapshots; build directories, Debian packages
  * or debian:ABI collected on the fly), judge each change by the stability level the old build's
@@ -18,6 +19,7 @@
 static const char diff_usage[] =
 	"Usage: kabidiff diff [--format text|json|markdown] [--strict]\n"
 	"                     [--policy FILE] [--waivers FILE] [--parts P,...]\n"
+	"                     [--verdict V] [--only P,...] [--stat]\n"
 	"                     [--machine PROFILE] OLD NEW\n"
 	"       kabidiff OLD NEW\n\n"
 	"Compare two kernel builds and judge every change of their userspace ABI\n"

@@ -215,18 +215,28 @@ static bool no_color(void)
 	return v && *v;
 }
 
-static int render(const struct judgement *j, const struct diff_options *o)
+static int render(const struct judgement *all, const struct diff_options *o)
 {
+	struct judgement j;
+	int err = report_filter__apply(&o->filter, all, &j);
+
+	if (err)
+		return err;
 	switch (o->format) {
 	case REPORT_JSON:
-		return show_report_json(j, stdout);
+		err = show_report_json(&j, &o->filter, stdout);
+		break;
 	case REPORT_MARKDOWN:
-		return show_report_markdown(j, stdout);
+		err = show_report_markdown(&j, &o->filter, stdout);
+		break;
 	default:
-		return show_report_text(j, stdout, o->colour < 0 ?
-					isatty(STDOUT_FILENO) && !no_color() :
-					o->colour);
+		err = show_report_text(&j, &o->filter, stdout, o->colour < 0 ?
+				       isatty(STDOUT_FILENO) && !no_color() :
+				       o->colour);
+		break;
 	}
+	free(j.v);
+	return err;
 }
 
 int load_policy(const struct diff_options *o, struct policy *p,
@@ -385,10 +395,9 @@ int diff_option__json(const char *cmd, const struct cli_option *opt,
 	return 0;
 }
 
-int diff_option__parts(const char *cmd, const struct cli_option *opt,
-		       const char *arg)
+/* "sysfs,docs" into a mask of 1 << PART_*; -EINVAL for another name. */
+static int parse_parts(const char *arg, unsigned int *out)
 {
-	struct diff_options *o = opt->value;
 	const char *p = arg, *end;
 	unsigned int parts = 0;
 	int i;
@@ -399,16 +408,55 @@ int diff_option__parts(const char *cmd, const struct cli_option *opt,
 			if (strlen(change_part__name(i)) == (size_t)(end - p) &&
 			    !strncmp(p, change_part__name(i), end - p))
 				break;
-		if (i == PART_COUNT) {
-			usage_error(cmd, "--parts takes sysfs, syscalls, vdso, types and docs, comma-separated, not '%s'",
-				    arg);
+		if (i == PART_COUNT)
 			return -EINVAL;
-		}
 		parts |= 1u << i;
 		p = end + 1;
 	} while (*end);
-	o->parts = parts;
+	*out = parts;
 	return 0;
+}
+
+int diff_option__parts(const char *cmd, const struct cli_option *opt,
+		       const char *arg)
+{
+	struct diff_options *o = opt->value;
+
+	if (!parse_parts(arg, &o->parts))
+		return 0;
+	usage_error(cmd, "--parts takes sysfs, syscalls, vdso, types and docs, comma-separated, not '%s'",
+		    arg);
+	return -EINVAL;
+}
+
+int diff_option__only(const char *cmd, const struct cli_option *opt,
+		      const char *arg)
+{
+	struct diff_options *o = opt->value;
+
+	if (!parse_parts(arg, &o->filter.parts))
+		return 0;
+	usage_error(cmd, "--only takes sysfs, syscalls, vdso, types and docs, comma-separated, not '%s'",
+		    arg);
+	return -EINVAL;
+}
+
+int diff_option__verdict(const char *cmd, const struct cli_option *opt,
+			 const char *arg)
+{
+	static const char * const names[VERDICT_COUNT] = {
+		[VERDICT_NOTE] = "note", [VERDICT_WARN] = "warn",
+		[VERDICT_BREAK] = "break",
+	};
+	struct diff_options *o = opt->value;
+	unsigned int i;
+
+	if (!name_table__parse(names, ARRAY_SIZE(names), arg, &i)) {
+		o->filter.verdict = i;
+		return 0;
+	}
+	usage_error(cmd, "--verdict is break, warn or note, not '%s'", arg);
+	return -EINVAL;
 }
 
 int diff_option__color(const char *cmd, const struct cli_option *opt,

@@ -22,6 +22,7 @@ struct diff_options {
 	bool strict;
 	int colour;		/* -1: auto */
 	unsigned int parts;	/* 1 << PART_*: --parts; 0: every part */
+	struct report_filter filter;	/* --verdict, --only, --stat */
 };
 
 #define DIFF_OPTIONS_INIT \
@@ -37,6 +38,9 @@ struct diff_options {
 	OPT_STRING(0, "policy", &(o)->policy_file), \
 	OPT_STRING(0, "waivers", &(o)->waiver_file), \
 	OPT_CALLBACK(0, "parts", (o), diff_option__parts), \
+	OPT_CALLBACK(0, "verdict", (o), diff_option__verdict), \
+	OPT_CALLBACK(0, "only", (o), diff_option__only), \
+	OPT_BOOL(0, "stat", &(o)->filter.stat), \
 	OPT_CALLBACK_OPTARG(0, "color", (o), diff_option__color), \
 	OPT_CALLBACK_NOARG('j', "json", (o), diff_option__json)
 
@@ -47,6 +51,13 @@ struct diff_options {
 	"  --waivers FILE    accept known changes (see docs/policy.md)\n" \
 	"  --parts P,...     compare only these of sysfs, syscalls, vdso, types, docs\n" \
 	"                    (the default: all; a part one side lacks is trouble)\n" \
+	"  --verdict V       show only findings of verdict V or worse: break, warn\n" \
+	"                    or note (the default); the exit status and the\n" \
+	"                    summary still count every finding\n" \
+	"  --only P,...      show only findings of these parts (all are compared\n" \
+	"                    still, unlike --parts; exit status as for --verdict)\n" \
+	"  --stat            counts per part, kind, level and verdict instead of\n" \
+	"                    the findings (text, json and markdown)\n" \
 	"  --color[=WHEN]    auto (the default: on a terminal, unless NO_COLOR is\n" \
 	"                    set and not empty), always (a bare --color) or never\n"
 
@@ -59,6 +70,10 @@ int diff_option__json(const char *cmd, const struct cli_option *opt,
 		      const char *arg);
 int diff_option__parts(const char *cmd, const struct cli_option *opt,
 		       const char *arg);
+int diff_option__verdict(const char *cmd, const struct cli_option *opt,
+			 const char *arg);
+int diff_option__only(const char *cmd, const struct cli_option *opt,
+		      const char *arg);
 
 /*
  * load_policy() - the policy and waivers @o asks for, into @p and @w (@w

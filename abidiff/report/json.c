@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <jansson.h>
 
@@ -118,12 +119,68 @@ static json_t *compared_json(const struct diff *d)
 	return arr;
 }
 
-static json_t *report_json(const struct judgement *j)
+static json_t *parts_json(unsigned int parts)
 {
-	json_t *findings = json_array();
+	json_t *arr = json_array();
+	int i;
+
+	for (i = 0; arr && i < PART_COUNT; i++) {
+		if ((parts & 1u << i) &&
+		    json_array_append_new(arr, json_string(change_part__name(i)))) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
+/* What the report leaves out, so that a reader knows it was narrowed. */
+static json_t *filter_json(const struct judgement *j,
+			   const struct report_filter *f)
+{
+	return json_pack("{s:s, s:o, s:b, s:I, s:I}",
+			 "verdict", verdict__name(f->verdict),
+			 "only", f->parts ? parts_json(f->parts) : json_null(),
+			 "stat", f->stat,
+			 "shown", (json_int_t)j->nr,
+			 "total", (json_int_t)report_total(j));
+}
+
+static json_t *stat_json(const struct judgement *j)
+{
+	struct report_stat_row *rows;
+	json_t *arr;
+	size_t i, nr;
+
+	if (report_stat(j, &rows, &nr))
+		return NULL;
+	arr = json_array();
+	for (i = 0; arr && i < nr; i++) {
+		const struct report_stat_row *r = &rows[i];
+
+		if (json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:b, s:I}",
+							 "part", change_part__name(change_kind__part(r->kind)),
+							 "kind", change_kind__name(r->kind),
+							 "level", abi_level__name(r->level),
+							 "verdict", verdict__name(r->verdict),
+							 "waived", r->waived,
+							 "count", (json_int_t)r->count))) {
+			json_decref(arr);
+			arr = NULL;
+		}
+	}
+	free(rows);
+	return arr;
+}
+
+static json_t *report_json(const struct judgement *j,
+			   const struct report_filter *filter)
+{
+	bool stat = filter && filter->stat;
+	json_t *findings = json_array(), *root;
 	size_t i;
 
-	for (i = 0; findings && i < j->nr; i++) {
+	for (i = 0; !stat && findings && i < j->nr; i++) {
 		if (json_array_append_new(findings, finding_json(j, &j->v[i]))) {
 			json_decref(findings);
 			return NULL;
@@ -131,7 +188,7 @@ static json_t *report_json(const struct judgement *j)
 	}
 	if (!findings)
 		return NULL;
-	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:{s:I, s:I, s:I, s:I}, s:o, s:o}",
+	root = json_pack("{s:s, s:i, s:o, s:o, s:o, s:{s:I, s:I, s:I, s:I}, s:o, s:o}",
 			 "format", REPORT_FORMAT, "version", REPORT_VERSION,
 			 "old", kernel_json(j->old, j->old_name),
 			 "new", kernel_json(j->new, j->new_name),
@@ -143,11 +200,23 @@ static json_t *report_json(const struct judgement *j)
 			 "waived", (json_int_t)j->waived,
 			 "findings", findings,
 			 "unused_waivers", unused_waivers_json(j));
+	/* only on a narrowed report, see report.schema.json */
+	if (root && (report_filter__narrows(filter) || stat) &&
+	    json_object_set_new(root, "filter", filter_json(j, filter))) {
+		json_decref(root);
+		return NULL;
+	}
+	if (root && stat && json_object_set_new(root, "stat", stat_json(j))) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
 }
 
-int show_report_json(const struct judgement *j, FILE *out)
+int show_report_json(const struct judgement *j,
+		     const struct report_filter *filter, FILE *out)
 {
-	json_t *root = report_json(j);
+	json_t *root = report_json(j, filter);
 	int err = !root || json_dumpf(root, out, JSON_INDENT(2)) ||
 		  fputc('\n', out) == EOF;
 

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/bytes.h"
@@ -106,7 +107,48 @@ static void show_table_head(FILE *out, const char *title, size_t count)
 	fputs("|---|---|---|---|---|---|\n", out);
 }
 
-int show_report_markdown(const struct judgement *j, FILE *out)
+/* Whether @a and @b go into the same table. */
+static bool same_table(const struct finding *a, const struct finding *b)
+{
+	return !a->waiver == !b->waiver && (a->waiver || a->verdict == b->verdict);
+}
+
+/* How many findings from @i on go into the table of the @i-th. */
+static size_t table_size(const struct judgement *j, size_t i)
+{
+	size_t n = 1;
+
+	while (i + n < j->nr && same_table(&j->v[i], &j->v[i + n]))
+		n++;
+	return n;
+}
+
+/* --stat: one table row per part, kind, level and verdict. */
+static int show_stat(const struct judgement *j, FILE *out)
+{
+	struct report_stat_row *rows;
+	size_t i, nr;
+	int err = report_stat(j, &rows, &nr);
+
+	if (err)
+		return err;
+	if (nr) {
+		fputs("\n| part | change | level | findings | verdict |\n", out);
+		fputs("|---|---|---|---:|---|\n", out);
+	}
+	for (i = 0; i < nr; i++)
+		fprintf(out, "| %s | %s | %s | %zu | %s%s |\n",
+			change_part__name(change_kind__part(rows[i].kind)),
+			change_kind__name(rows[i].kind),
+			abi_level__name(rows[i].level), rows[i].count,
+			verdict__name(rows[i].verdict),
+			rows[i].waived ? ", waived" : "");
+	free(rows);
+	return 0;
+}
+
+int show_report_markdown(const struct judgement *j,
+			 const struct report_filter *filter, FILE *out)
 {
 	static const char * const titles[VERDICT_COUNT] = {
 		[VERDICT_BREAK] = "Break", [VERDICT_WARN] = "Warn",
@@ -115,6 +157,7 @@ int show_report_markdown(const struct judgement *j, FILE *out)
 	const struct finding *prev = NULL;
 	char buf[512];
 	size_t i;
+	int err;
 
 	fprintf(out, "## kabidiff: %zu break, %zu warn, %zu note, %zu waived\n",
 		j->count[VERDICT_BREAK], j->count[VERDICT_WARN],
@@ -123,13 +166,22 @@ int show_report_markdown(const struct judgement *j, FILE *out)
 	fputs(" -> ", out);
 	show_text(out, report_side(buf, sizeof(buf), j->new, j->new_name));
 	fprintf(out, "; compared: %s\n", report_parts(buf, sizeof(buf), j->diff));
+	if (report_filter__narrows(filter))
+		fprintf(out, "\nShown: %zu of %zu findings (%s).\n", j->nr,
+			report_total(j),
+			report_filter__describe(buf, sizeof(buf), filter));
+	if (filter && filter->stat) {
+		err = show_stat(j, out);
+		if (err)
+			return err;
+		return ferror(out) ? -EIO : 0;
+	}
 	for (i = 0; i < j->nr; i++) {
 		const struct finding *f = &j->v[i];
 
-		if (!prev || !prev->waiver != !f->waiver ||
-		    (!f->waiver && prev->verdict != f->verdict))
+		if (!prev || !same_table(prev, f))
 			show_table_head(out, f->waiver ? "Waived" : titles[f->verdict],
-					f->waiver ? j->waived : j->count[f->verdict]);
+					table_size(j, i));
 		fprintf(out, "| %s | %s |", abi_level__name(f->level),
 			change_kind__name(f->change->kind));
 		show_subject_cell(out, f->change);

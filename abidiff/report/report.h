@@ -18,12 +18,70 @@ enum report_format {
 };
 
 /*
+ * What a report shows of the findings (--verdict, --only, --stat).  It
+ * narrows what is shown, never what is judged: the summary counts and the
+ * exit status are those of every finding.  Zeroed, it shows everything.
+ */
+struct report_filter {
+	enum verdict verdict;	/* findings of this verdict or worse */
+	unsigned int parts;	/* 1 << PART_*: findings of these; 0: all */
+	bool stat;		/* counts per part, kind and level instead */
+};
+
+/* report_filter__narrows() - whether @f (NULL: none) hides any finding. */
+bool report_filter__narrows(const struct report_filter *f);
+
+/* report_filter__shows() - whether @f (NULL: none) shows finding @fi. */
+bool report_filter__shows(const struct report_filter *f,
+			  const struct finding *fi);
+
+/*
+ * report_filter__apply() - @j with only the findings @f shows, into
+ * @shown: the same judgement but for its own array of findings (free()
+ * shown->v, nothing else), its counts still @j's.  Returns 0 or -ENOMEM.
+ */
+int report_filter__apply(const struct report_filter *f,
+			 const struct judgement *j, struct judgement *shown);
+
+/*
+ * report_filter__describe() - "verdict warn or worse; parts sysfs, docs":
+ * what @f narrows, into @buf of @size; returns @buf.
+ */
+char *report_filter__describe(char *buf, size_t size,
+			      const struct report_filter *f);
+
+/* report_total() - how many findings @j has, accepted ones included. */
+size_t report_total(const struct judgement *j);
+
+/* One line of --stat: how many findings of a kind and level got a verdict. */
+struct report_stat_row {
+	enum change_kind kind;	/* its part is change_kind__part(kind) */
+	enum abi_level level;
+	enum verdict verdict;
+	bool waived;
+	size_t count;
+};
+
+/*
+ * report_stat() - the findings of @j counted by kind (and so part), level,
+ * verdict and waiver, in that order: a malloc()ed array of rows into
+ * *@rows (NULL when there are none) and their number into *@nr.  Returns
+ * 0 or -ENOMEM.
+ */
+int report_stat(const struct judgement *j, struct report_stat_row **rows,
+		size_t *nr);
+
+/*
  * show_report_text() - the findings grouped by verdict, then level, each
  * with its subject, old -> new, documentation entry and whom to tell, and
- * a summary line; nothing at all when there is nothing to report.
- * @colour adds terminal colours.  Returns 0 or -EIO.
+ * a summary line; nothing at all when there is nothing to report.  @j
+ * holds the findings @filter (NULL: none) shows; with @filter->stat,
+ * their counts replace them.  @colour adds terminal colours.  Returns 0
+ * or -EIO.
  */
-int show_report_text(const struct judgement *j, FILE *out, bool colour);
+int show_report_text(const struct judgement *j,
+		     const struct report_filter *filter, FILE *out,
+		     bool colour);
 
 /*
  * report_side() - how the header names a side: its release, else its
@@ -39,10 +97,19 @@ char *report_side(char *buf, size_t size, const struct snapshot *s,
  */
 char *report_parts(char *buf, size_t size, const struct diff *d);
 
-/* show_report_json() - the report of docs/report.schema.json.  0 or -EIO. */
-int show_report_json(const struct judgement *j, FILE *out);
+/*
+ * show_report_json() - the report of docs/report.schema.json, @j and
+ * @filter as for show_report_text(); a narrowed one says so in its
+ * "filter" record.  0 or -EIO.
+ */
+int show_report_json(const struct judgement *j,
+		     const struct report_filter *filter, FILE *out);
 
-/* show_report_markdown() - for a review mail or a merge request.  0 or -EIO. */
-int show_report_markdown(const struct judgement *j, FILE *out);
+/*
+ * show_report_markdown() - for a review mail or a merge request, @j and
+ * @filter as for show_report_text().  0 or -EIO.
+ */
+int show_report_markdown(const struct judgement *j,
+			 const struct report_filter *filter, FILE *out);
 
 #endif /* KABIDIFF_REPORT_H */

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/bytes.h"
@@ -16,6 +17,11 @@ static const char * const verdict_colour[VERDICT_COUNT] = {
 	[VERDICT_WARN]	= "\033[1;33m",
 	[VERDICT_BREAK]	= "\033[1;31m",
 };
+
+static int max_int(int a, size_t b)
+{
+	return (size_t)a > b ? a : (int)b;
+}
 
 /* A field of several lines, each indented under its label. */
 static void show_field(FILE *out, const char *label, const char *text)
@@ -141,15 +147,62 @@ static void show_header(const struct judgement *j, FILE *out)
 		report_parts(buf, sizeof(buf), j->diff));
 }
 
-int show_report_text(const struct judgement *j, FILE *out, bool colour)
+/*
+ * --stat: one line per part, kind, level and verdict with its count, like
+ * git diff --stat's one line per file.
+ */
+static int show_stat(const struct judgement *j, FILE *out, bool colour)
+{
+	struct report_stat_row *rows;
+	int wpart = 0, wkind = 0, wlevel = 0, wcount = 0;
+	size_t i, nr;
+	int err = report_stat(j, &rows, &nr);
+
+	if (err)
+		return err;
+	for (i = 0; i < nr; i++) {
+		const struct report_stat_row *r = &rows[i];
+		int n = snprintf(NULL, 0, "%zu", r->count);
+
+		wpart = max_int(wpart, strlen(change_part__name(change_kind__part(r->kind))));
+		wkind = max_int(wkind, strlen(change_kind__name(r->kind)));
+		wlevel = max_int(wlevel, strlen(abi_level__name(r->level)));
+		wcount = max_int(wcount, n);
+	}
+	for (i = 0; i < nr; i++) {
+		const struct report_stat_row *r = &rows[i];
+		bool paint = colour && !r->waived;
+
+		fprintf(out, " %-*s  %-*s  %-*s | %*zu %s%s%s%s\n", wpart,
+			change_part__name(change_kind__part(r->kind)), wkind,
+			change_kind__name(r->kind), wlevel,
+			abi_level__name(r->level), wcount, r->count,
+			paint ? verdict_colour[r->verdict] : "",
+			verdict__name(r->verdict), paint ? COLOUR_RESET : "",
+			r->waived ? ", waived" : "");
+	}
+	free(rows);
+	return 0;
+}
+
+int show_report_text(const struct judgement *j,
+		     const struct report_filter *filter, FILE *out,
+		     bool colour)
 {
 	const struct finding *prev = NULL;
-	size_t i;
+	size_t i, total = report_total(j);
+	char buf[256];
+	int err;
 
-	if (j->nr)
+	if (total)
 		show_header(j, out);
 
-	for (i = 0; i < j->nr; i++) {
+	if (filter && filter->stat) {
+		err = show_stat(j, out, colour);
+		if (err)
+			return err;
+	}
+	for (i = 0; !(filter && filter->stat) && i < j->nr; i++) {
 		const struct finding *f = &j->v[i];
 		bool new_group = !prev || !prev->waiver != !f->waiver ||
 				 (!f->waiver && prev->verdict != f->verdict);
@@ -164,9 +217,13 @@ int show_report_text(const struct judgement *j, FILE *out, bool colour)
 		show_finding(j, f, out);
 		prev = f;
 	}
-	if (j->nr)
-		fprintf(out, "\n%zu break, %zu warn, %zu note, %zu waived\n",
+	if (total)
+		fprintf(out, "%s%zu break, %zu warn, %zu note, %zu waived\n",
+			filter && filter->stat ? "" : "\n",
 			j->count[VERDICT_BREAK], j->count[VERDICT_WARN],
 			j->count[VERDICT_NOTE], j->waived);
+	if (total && report_filter__narrows(filter))
+		fprintf(out, "shown: %zu of %zu findings (%s)\n", j->nr, total,
+			report_filter__describe(buf, sizeof(buf), filter));
 	return ferror(out) ? -EIO : 0;
 }

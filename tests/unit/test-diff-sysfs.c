@@ -265,11 +265,11 @@ static char *render(struct pair *p, int format, struct judgement *j)
 	j->old_name = "old.json";
 	j->new_name = "new.json";
 	if (format == 0)
-		assert_int_equal(show_report_text(j, out, false), 0);
+		assert_int_equal(show_report_text(j, NULL, out, false), 0);
 	else if (format == 1)
-		assert_int_equal(show_report_json(j, out), 0);
+		assert_int_equal(show_report_json(j, NULL, out), 0);
 	else
-		assert_int_equal(show_report_markdown(j, out), 0);
+		assert_int_equal(show_report_markdown(j, NULL, out), 0);
 	fclose(out);
 	judgement__release(j);
 	return buf;
