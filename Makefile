@@ -70,7 +70,8 @@ ENGINE_SRCS	:= $(addprefix abidiff/match/,what-index.c what-normal.c sysfs-tree.
 		   $(addprefix abidiff/diff/,change.c diff.c sysfs.c syscalls.c vdso.c types.c \
 			docs.c) \
 		   abidiff/policy/policy.c \
-		   $(addprefix abidiff/report/,filter.c text.c json.c markdown.c)
+		   $(addprefix abidiff/report/,filter.c text.c json.c markdown.c \
+			ktap.c junit.c sarif.c)
 COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
 		   $(addprefix collectors/sysfs/,sysfs-dir.c stream-reader.c machine.c modules.c \
 			initramfs.c unpack.c boot.c) \
@@ -105,7 +106,7 @@ TOOL_BINS	:= $(TEST_TOOLS:%=$(O)/tests/tools/%)
 DEB_PACKAGES	:= gcc make pkg-config libjansson-dev libdw-dev libelf-dev \
 		   libgit2-dev libcapstone-dev libkmod-dev libarchive-dev \
 		   libcmocka-dev perl \
-		   python3 python3-jsonschema valgrind xz-utils time dwarves \
+		   python3 python3-jsonschema python3-lxml valgrind xz-utils time dwarves \
 		   qemu-system-x86 \
 		   bc bison flex cpio git libssl-dev python3-ply python3-git
 SUDO		:= $(if $(filter 0,$(shell id -u)),,sudo)

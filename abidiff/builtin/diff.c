@@ -17,9 +17,9 @@
 #include "cli/side.h"
 
 static const char diff_usage[] =
-	"Usage: kabidiff diff [--format text|json|markdown] [--strict]\n"
-	"                     [--policy FILE] [--waivers FILE] [--parts P,...]\n"
-	"                     [--verdict V] [--only P,...] [--stat]\n"
+	"Usage: kabidiff diff [--format text|json|markdown|ktap|junit|sarif]\n"
+	"                     [--strict] [--policy FILE] [--waivers FILE]\n"
+	"                     [--parts P,...] [--verdict V] [--only P,...] [--stat]\n"
 	"                     [--machine PROFILE] OLD NEW\n"
 	"       kabidiff OLD NEW\n\n"
 	"Compare two kernel builds and judge every change of their userspace ABI\n"

@@ -19,18 +19,36 @@
 #include "cli.h"
 #include "judge.h"
 
+static const char * const format_names[] = {
+	[REPORT_TEXT] = "text", [REPORT_JSON] = "json",
+	[REPORT_MARKDOWN] = "markdown", [REPORT_KTAP] = "ktap",
+	[REPORT_JUNIT] = "junit", [REPORT_SARIF] = "sarif",
+};
+
 static int parse_format(const char *name, enum report_format *out)
 {
-	static const char * const names[] = {
-		[REPORT_TEXT] = "text", [REPORT_JSON] = "json",
-		[REPORT_MARKDOWN] = "markdown",
-	};
 	unsigned int i;
-	int err = name_table__parse(names, ARRAY_SIZE(names), name, &i);
+	int err = name_table__parse(format_names, ARRAY_SIZE(format_names),
+				    name, &i);
 
 	if (!err)
 		*out = i;
 	return err;
+}
+
+/*
+ * The options that cannot go together, told before any work: --stat
+ * counts for a reader, the CI formats list a test per finding.  Returns
+ * 0 or -EINVAL, reported.
+ */
+static int check_options(const struct diff_options *o)
+{
+	if (!o->filter.stat || o->format == REPORT_TEXT ||
+	    o->format == REPORT_JSON || o->format == REPORT_MARKDOWN)
+		return 0;
+	pr_err("--stat is for the text, json and markdown formats, not %s",
+	       format_names[o->format]);
+	return -EINVAL;
 }
 
 /* How to collect each part, for the message that a side lacks it. */
@@ -229,6 +247,15 @@ static int render(const struct judgement *all, const struct diff_options *o)
 	case REPORT_MARKDOWN:
 		err = show_report_markdown(&j, &o->filter, stdout);
 		break;
+	case REPORT_KTAP:
+		err = show_report_ktap(&j, &o->filter, stdout);
+		break;
+	case REPORT_JUNIT:
+		err = show_report_junit(&j, &o->filter, stdout);
+		break;
+	case REPORT_SARIF:
+		err = show_report_sarif(&j, &o->filter, stdout);
+		break;
 	default:
 		err = show_report_text(&j, &o->filter, stdout, o->colour < 0 ?
 				       isatty(STDOUT_FILENO) && !no_color() :
@@ -263,6 +290,8 @@ int judge_snapshots(const struct snapshot *old, const struct snapshot *new,
 	struct timespec start;
 	int err;
 
+	if (check_options(o))
+		return EXIT_TROUBLE;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	err = diff_parts(old, new, old_name, new_name, o->parts, &d);
 	if (!err)
@@ -346,6 +375,8 @@ int judge_sides(const struct judge_side *old, const struct judge_side *new,
 	struct policy p;
 	int status = EXIT_TROUBLE;
 
+	if (check_options(o))
+		return EXIT_TROUBLE;
 	if (!load_policy(o, &p, &waivers))
 		load_sides(old, new, &a, &b);
 	if (a && b)
@@ -382,7 +413,8 @@ int diff_option__format(const char *cmd, const struct cli_option *opt,
 
 	if (!parse_format(arg, &o->format))
 		return 0;
-	usage_error(cmd, "--format is text, json or markdown, not '%s'", arg);
+	usage_error(cmd, "--format is text, json, markdown, ktap, junit or sarif, not '%s'",
+		    arg);
 	return -EINVAL;
 }
 

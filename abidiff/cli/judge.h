@@ -45,7 +45,8 @@ struct diff_options {
 	OPT_CALLBACK_NOARG('j', "json", (o), diff_option__json)
 
 #define DIFF_OPTIONS_HELP \
-	"  --format FORMAT   text (the default), json or markdown\n" \
+	"  --format FORMAT   text (the default), json, markdown, or for CI ktap\n" \
+	"                    (KTAP 1), junit (JUnit XML) or sarif (SARIF 2.1.0)\n" \
 	"  --strict          judge every warn as a break\n" \
 	"  --policy FILE     override verdicts of the default policy\n" \
 	"  --waivers FILE    accept known changes (see docs/policy.md)\n" \
@@ -54,8 +55,8 @@ struct diff_options {
 	"  --verdict V       show only findings of verdict V or worse: break, warn\n" \
 	"                    or note (the default); the exit status and the\n" \
 	"                    summary still count every finding\n" \
-	"  --only P,...      show only findings of these parts (all are compared\n" \
-	"                    still, unlike --parts; exit status as for --verdict)\n" \
+	"  --only P,...      show only findings of these parts; unlike --parts,\n" \
+	"                    every part is still compared, and counted as above\n" \
 	"  --stat            counts per part, kind, level and verdict instead of\n" \
 	"                    the findings (text, json and markdown)\n" \
 	"  --color[=WHEN]    auto (the default: on a terminal, unless NO_COLOR is\n" \

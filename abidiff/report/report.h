@@ -15,6 +15,9 @@ enum report_format {
 	REPORT_TEXT,
 	REPORT_JSON,
 	REPORT_MARKDOWN,
+	REPORT_KTAP,
+	REPORT_JUNIT,
+	REPORT_SARIF,
 };
 
 /*
@@ -111,5 +114,31 @@ int show_report_json(const struct judgement *j,
  */
 int show_report_markdown(const struct judgement *j,
 			 const struct report_filter *filter, FILE *out);
+
+/*
+ * The reports for CI systems, @j and @filter as for show_report_text()
+ * (--stat is not theirs); each is a whole document even when nothing
+ * changed.  0 or -EIO.
+ *
+ * show_report_ktap() - KTAP version 1 (the kernel's ktap.rst): a test per
+ * part compared, a subtest per finding, "not ok" for a break not waived.
+ */
+int show_report_ktap(const struct judgement *j,
+		     const struct report_filter *filter, FILE *out);
+
+/*
+ * show_report_junit() - JUnit XML as GitLab and Jenkins read it: a
+ * testsuite per part compared, a testcase per finding, a break not waived
+ * a <failure>, a waived finding <skipped>.
+ */
+int show_report_junit(const struct judgement *j,
+		      const struct report_filter *filter, FILE *out);
+
+/*
+ * show_report_sarif() - SARIF 2.1.0: a rule per change kind, a result per
+ * finding located at its doc entry's file and line, else at its subject.
+ */
+int show_report_sarif(const struct judgement *j,
+		      const struct report_filter *filter, FILE *out);
 
 #endif /* KABIDIFF_REPORT_H */

@@ -5,7 +5,7 @@
 
 run_kabidiff help diff
 is "$status:$(printf '%s\n' "$out" | head -1)" \
-   "0:Usage: kabidiff diff [--format text|json|markdown] [--strict]" \
+   "0:Usage: kabidiff diff [--format text|json|markdown|ktap|junit|sarif]" \
    "help diff prints diff's help"
 "$KABIDIFF" diff --help >"$TMP/diff-help"
 is "$out" "$(cat "$TMP/diff-help")" "help diff is diff --help"

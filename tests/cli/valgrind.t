@@ -29,10 +29,16 @@ is "$status" 0 "collect --vmlinux mini.elf --docs is clean under valgrind"
 [ "$status" -eq 0 ] || sed 's/^/# /' "$TMP/err"
 
 D=$FIXTURES/diff
-for format in text json markdown; do
+for format in text json markdown ktap junit sarif; do
 	memcheck diff --format "$format" --waivers "$D/waivers.txt" \
 		--policy "$D/policy.txt" "$D/testing.old.json" "$D/testing.new.json"
 	is "$status" 0 "diff --format $format with waivers and a policy is clean under valgrind"
+	[ "$status" -eq 0 ] || sed 's/^/# /' "$TMP/err"
+done
+for format in text json markdown; do
+	memcheck diff --format "$format" --stat --verdict warn --only sysfs,types \
+		--waivers "$D/waivers.txt" "$D/testing.old.json" "$D/testing.new.json"
+	is "$status" 0 "diff --format $format --stat --verdict --only is clean under valgrind"
 	[ "$status" -eq 0 ] || sed 's/^/# /' "$TMP/err"
 done
 memcheck diff "$D/move.old.json" "$D/move.new.json"
