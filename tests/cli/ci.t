@@ -36,7 +36,7 @@ reports() {
 	" 0 0 0 0"|" 1 1 1 1") pass "$name: every format exits as the JSON report" ;;
 	*) fail "$name: every format exits as the JSON report" "statuses:$statuses" ;;
 	esac
-	run_checker "ci-formats.py $name" $PYTHON "$TOP/tests/cli/ci-formats.py" "$name" \
+	run_checker "ci-formats.py $name" "$PYTHON" "$TOP/tests/cli/ci-formats.py" "$name" \
 		"$TMP/$name.json" "$TMP/$name.ktap" "$TMP/$name.junit" "$TMP/$name.sarif"
 }
 
