@@ -273,7 +273,8 @@ int load_policy(const struct diff_options *o, struct policy *p,
 
 	policy__init(p);
 	p->strict = o->strict;
-	if (o->policy_file)
+	err = check_options(o);
+	if (!err && o->policy_file)
 		err = policy__load(p, o->policy_file);
 	if (!err && o->waiver_file)
 		err = waivers__load(w, o->waiver_file);
@@ -375,8 +376,6 @@ int judge_sides(const struct judge_side *old, const struct judge_side *new,
 	struct policy p;
 	int status = EXIT_TROUBLE;
 
-	if (check_options(o))
-		return EXIT_TROUBLE;
 	if (!load_policy(o, &p, &waivers))
 		load_sides(old, new, &a, &b);
 	if (a && b)

@@ -79,7 +79,8 @@ int diff_option__only(const char *cmd, const struct cli_option *opt,
 /*
  * load_policy() - the policy and waivers @o asks for, into @p and @w (@w
  * zeroed by the caller; release them with policy__release() and
- * waivers__release() either way).
+ * waivers__release() either way), once @o is checked: options that do not
+ * go together (--stat with a CI format) fail here, before any work.
  * Returns 0 or -errno, reported.
  */
 int load_policy(const struct diff_options *o, struct policy *p,

@@ -116,6 +116,9 @@ is "$?" 1 "the SARIF schema: refuses a level that is not SARIF's"
 run_kabidiff diff --format junit --stat "$D/stable.old.json" "$D/stable.new.json"
 is "$status:$out:$err" "2::kabidiff: --stat is for the text, json and markdown formats, not junit" \
    "--stat with --format junit: exit 2, before any work"
+run_kabidiff bisect --repo "$TMP/no-repo" --good v1 --bad v2 --stat --format ktap
+is "$status:$out:$err" "2::kabidiff: --stat is for the text, json and markdown formats, not ktap" \
+   "bisect --stat --format ktap: exit 2 before it looks at the repository"
 run_kabidiff diff --format tap "$D/stable.old.json" "$D/stable.new.json"
 is "$status:$err" "2:kabidiff: --format is text, json, markdown, ktap, junit or sarif, not 'tap'
 Try 'kabidiff diff --help'." "an unknown format names the six"
