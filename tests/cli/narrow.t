@@ -10,20 +10,20 @@ D=$FIXTURES/diff
 PYTHON=${PYTHON:-/usr/bin/python3}
 
 # --verdict: only the findings of that verdict or worse, the rest counted
-run_kabidiff diff --color never --verdict break "$D/stable.old.json" "$D/stable.new.json"
+run_kabidiff diff --color=never --verdict break "$D/stable.old.json" "$D/stable.new.json"
 is "$status" 1 "--verdict break: exit 1"
 is "$(printf '%s\n' "$out" | grep '^== ')" "== break ==" "--verdict break: only the break group"
 is "$(printf '%s\n' "$out" | tail -2)" "20 break, 1 warn, 10 note, 0 waived
 shown: 20 of 31 findings (verdict break or worse)" \
    "--verdict break: the summary counts all, a last line says what is shown"
-run_kabidiff diff --color never --verdict warn "$D/stable.old.json" "$D/stable.new.json"
+run_kabidiff diff --color=never --verdict warn "$D/stable.old.json" "$D/stable.new.json"
 is "$(printf '%s\n' "$out" | grep '^== ' | tr '\n' ' ')" "== break == == warn == " \
    "--verdict warn: break and warn groups"
-run_kabidiff diff --color never --verdict note "$D/stable.old.json" "$D/stable.new.json"
+run_kabidiff diff --color=never --verdict note "$D/stable.old.json" "$D/stable.new.json"
 is "$out" "$(cat "$D/stable.txt")" "--verdict note is the whole report, as golden"
 
 # nothing shown but findings there: header, summary, and what was left out
-run_kabidiff diff --color never --verdict break "$D/undocumented.old.json" "$D/undocumented.new.json"
+run_kabidiff diff --color=never --verdict break "$D/undocumented.old.json" "$D/undocumented.new.json"
 is "$status:$out" "0:kabidiff: 6.1.0-kabi-old -> 6.1.0-kabi-new; compared: sysfs, syscalls, types, docs
 
 0 break, 21 warn, 10 note, 0 waived
@@ -31,26 +31,26 @@ shown: 0 of 31 findings (verdict break or worse)" \
    "--verdict break with only warns and notes: exit 0, nothing shown, said so"
 
 # --only: the exit status comes from the parts not shown too
-run_kabidiff diff --color never --only docs "$D/stable.old.json" "$D/stable.new.json"
+run_kabidiff diff --color=never --only docs "$D/stable.old.json" "$D/stable.new.json"
 is "$status:$(printf '%s\n' "$out" | tail -2)" "1:20 break, 1 warn, 10 note, 0 waived
 shown: 0 of 31 findings (parts docs)" \
    "--only docs: no docs finding, exit 1 all the same"
-run_kabidiff diff --color never --only syscalls,types --verdict break "$D/stable.old.json" "$D/stable.new.json"
+run_kabidiff diff --color=never --only syscalls,types --verdict break "$D/stable.old.json" "$D/stable.new.json"
 is "$(printf '%s\n' "$out" | grep -c '^  [a-z]')" 14 "--only syscalls,types --verdict break: 14 findings"
 is "$(printf '%s\n' "$out" | grep '^  ' | grep -c '/sys/')" 0 "--only syscalls,types: no sysfs finding"
 is "$(printf '%s\n' "$out" | tail -1)" \
    "shown: 14 of 31 findings (verdict break or worse; parts syscalls, types)" \
    "--only and --verdict: both named"
 # --parts compares less, --only shows less
-run_kabidiff diff --color never --parts sysfs "$D/stable.old.json" "$D/stable.new.json"
+run_kabidiff diff --color=never --parts sysfs "$D/stable.old.json" "$D/stable.new.json"
 parts_summary=$(printf '%s\n' "$out" | tail -1)
-run_kabidiff diff --color never --only sysfs "$D/stable.old.json" "$D/stable.new.json"
+run_kabidiff diff --color=never --only sysfs "$D/stable.old.json" "$D/stable.new.json"
 is "$parts_summary|$(printf '%s\n' "$out" | tail -2 | head -1)" \
    "6 break, 1 warn, 3 note, 0 waived|20 break, 1 warn, 10 note, 0 waived" \
    "--parts sysfs judges sysfs alone, --only sysfs judges all and shows sysfs"
 
 # --stat: the counts, one line per part, kind, level and verdict
-run_kabidiff diff --color never --stat "$D/docs.old.json" "$D/docs.new.json"
+run_kabidiff diff --color=never --stat "$D/docs.old.json" "$D/docs.new.json"
 is "$status:$out" "1:kabidiff: 6.1.0-kabi-old -> 6.1.0-kabi-new; compared: docs
  docs  doc-demoted        stable   | 1 break
  docs  doc-demoted        testing  | 1 break
@@ -63,22 +63,22 @@ is "$status:$out" "1:kabidiff: 6.1.0-kabi-old -> 6.1.0-kabi-new; compared: docs
  docs  doc-promoted       unstable | 1 note
  docs  doc-added          testing  | 1 note
 4 break, 0 warn, 6 note, 0 waived" "--stat: as git diff --stat, then the summary"
-run_kabidiff diff --color never --stat "$D/stable.old.json" "$D/stable.new.json"
+run_kabidiff diff --color=never --stat "$D/stable.old.json" "$D/stable.new.json"
 is "$(printf '%s\n' "$out" | grep ' | ' | awk '{ n += $5 } END { print n }')" 31 \
    "--stat: the counts add up to the findings"
 is "$(printf '%s\n' "$out" | grep ' | ' | awk '{ print $1 }' | uniq | tr '\n' ' ')" \
    "sysfs syscalls types " "--stat: parts in their order, each once"
-run_kabidiff diff --color never --stat --waivers "$D/waivers.txt" "$D/testing.old.json" "$D/testing.new.json"
+run_kabidiff diff --color=never --stat --waivers "$D/waivers.txt" "$D/testing.old.json" "$D/testing.new.json"
 is "$status:$(printf '%s\n' "$out" | sed -n 2p)" \
    "0: sysfs     node-removed              testing | 1 break, waived" \
    "--stat with waivers: accepted findings counted apart"
-run_kabidiff diff --color never --stat --only types --verdict break "$D/stable.old.json" "$D/stable.new.json"
+run_kabidiff diff --color=never --stat --only types --verdict break "$D/stable.old.json" "$D/stable.new.json"
 is "$(printf '%s\n' "$out" | grep -c ' | ')" 11 "--stat --only types --verdict break: 11 lines"
 is "$(printf '%s\n' "$out" | tail -1)" \
    "shown: 11 of 31 findings (verdict break or worse; parts types)" "--stat narrowed: said so"
-run_kabidiff diff --color always --stat "$D/docs.old.json" "$D/docs.new.json"
+run_kabidiff diff --color=always --stat "$D/docs.old.json" "$D/docs.new.json"
 is "$(printf '%s\n' "$out" | sed -n 2p)" "$(printf ' docs  doc-demoted        stable   | 1 \033[1;31mbreak\033[0m')" \
-   "--stat --color always: the verdict coloured"
+   "--stat --color=always: the verdict coloured"
 run_kabidiff diff --stat "$D/stable.old.json" "$D/stable.old.json"
 is "$status:$out:$err" "0::" "--stat of no change: silent"
 
