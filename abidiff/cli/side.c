@@ -55,13 +55,6 @@ static const struct machine_profile *of(const struct machine_profile *machine)
 	return machine ? machine : machine_profile__find(MACHINE_DEFAULT);
 }
 
-static bool is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
 /* The build id of the ELF file @path, or "none". */
 static void file_build_id(const char *path, char *buf, size_t size)
 {

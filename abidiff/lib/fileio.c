@@ -94,6 +94,13 @@ int read_file_or_report(const char *path, size_t max, char **buf,
 	return err;
 }
 
+bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 int make_dirs(const char *path)
 {
 	char *copy = strdup(path), *p;

@@ -2,6 +2,7 @@
 #ifndef KABIDIFF_FILEIO_H
 #define KABIDIFF_FILEIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -41,6 +42,9 @@ int read_file(const char *path, size_t max, char **buf, size_t *len);
  */
 int read_file_or_report(const char *path, size_t max, char **buf,
 			size_t *len);
+
+/* is_dir() - whether @path is a directory (or a link to one). */
+bool is_dir(const char *path);
 
 /* make_dirs() - mkdir -p @path (mode 0755).  Returns 0 or -errno. */
 int make_dirs(const char *path);

@@ -171,13 +171,6 @@ struct disk {
 	char abi_dir[4096];	/* .../Documentation/ABI */
 };
 
-static bool is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
 static enum abidocs_type mode_type(mode_t mode)
 {
 	if (S_ISREG(mode))

@@ -53,13 +53,6 @@ static char *join(const char *a, const char *b)
 	return xasprintf("%s/%s", a, b);
 }
 
-static bool is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
 /* The kind of package @name is, and the release or series it names. */
 static int classify(struct unpacking *u, const char *name)
 {
@@ -415,6 +408,22 @@ static int check_kinds(struct unpacking *u, size_t nr,
 	return 0;
 }
 
+/* @u's packages into @kp when all went well (@err 0); @u released. */
+static int finish(struct kernel_packages *kp, struct unpacking *u, size_t nr,
+		  int err)
+{
+	size_t i;
+
+	for (i = 0; !err && i < nr; i++)
+		err = fill(kp, &u[i]);
+	for (i = 0; u && i < nr; i++)
+		release_unpacking(&u[i]);
+	free(u);
+	if (err == -ENOMEM)
+		pr_err("out of memory");
+	return err;
+}
+
 int kernel_packages__cached(struct kernel_packages *kp, char *const *ids,
 			    size_t nr, const char *cache_dir)
 {
@@ -439,14 +448,7 @@ int kernel_packages__cached(struct kernel_packages *kp, char *const *ids,
 		err = check_kinds(u, nr, of);
 	if (!err)
 		err = check_same_build(of[KERNEL_IMAGE], of[KERNEL_DBG]);
-	for (i = 0; !err && i < nr; i++)
-		err = fill(kp, &u[i]);
-	for (i = 0; u && i < nr; i++)
-		release_unpacking(&u[i]);
-	free(u);
-	if (err == -ENOMEM)
-		pr_err("out of memory");
-	return err;
+	return finish(kp, u, nr, err);
 }
 
 int kernel_packages__unpack(struct kernel_packages *kp, char *const *debs,
@@ -472,14 +474,7 @@ int kernel_packages__unpack(struct kernel_packages *kp, char *const *debs,
 		err = check_same_build(of[KERNEL_IMAGE], of[KERNEL_DBG]);
 	for (i = 0; !err && i < nr; i++)
 		err = commit(&u[i]);
-	for (i = 0; !err && i < nr; i++)
-		err = fill(kp, &u[i]);
-	for (i = 0; u && i < nr; i++)
-		release_unpacking(&u[i]);
-	free(u);
-	if (err == -ENOMEM)
-		pr_err("out of memory");
-	return err;
+	return finish(kp, u, nr, err);
 }
 
 int debs_in_dir(const char *dir, char ***debs, size_t *nr)
