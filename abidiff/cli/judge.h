@@ -13,6 +13,7 @@
 #include "policy/policy.h"
 #include "report/report.h"
 #include "options.h"
+#include "output.h"
 
 /* How to judge and report a diff: the options of 'kabidiff diff'. */
 struct diff_options {
@@ -42,7 +43,8 @@ struct diff_options {
 	OPT_CALLBACK(0, "only", (o), diff_option__only), \
 	OPT_BOOL(0, "stat", &(o)->filter.stat), \
 	OPT_CALLBACK_OPTARG(0, "color", (o), diff_option__color), \
-	OPT_CALLBACK_NOARG('j', "json", (o), diff_option__json)
+	OPT_CALLBACK_NOARG('j', "json", (o), diff_option__json), \
+	OPT_OUTPUT()
 
 #define DIFF_OPTIONS_HELP \
 	"  --format FORMAT   text (the default), json, markdown, or for CI ktap\n" \
@@ -60,7 +62,8 @@ struct diff_options {
 	"  --stat            counts per part, kind, level and verdict instead of\n" \
 	"                    the findings (text, json and markdown)\n" \
 	"  --color[=WHEN]    auto (the default: on a terminal, unless NO_COLOR is\n" \
-	"                    set and not empty), always (a bare --color) or never\n"
+	"                    set and not empty), always (a bare --color) or never\n" \
+	OUTPUT_HELP
 
 /* The handlers of OPT_DIFF(): each takes a struct diff_options. */
 int diff_option__format(const char *cmd, const struct cli_option *opt,

@@ -48,6 +48,15 @@ is "$?:$(python3 -c 'import json, sys; json.load(open(sys.argv[1])); print("json
 is "$?:$(ls -A "$TMP" | grep -c 'none')" "2:0" \
    "show -o FILE of a snapshot that is not there: exit 2, no FILE, no temporary file"
 
+"$KABIDIFF" diff -o "$TMP/report.txt" "$D/docs.old.json" "$D/docs.new.json" 2>/dev/null
+status=$?
+"$KABIDIFF" diff "$D/docs.old.json" "$D/docs.new.json" >"$TMP/report-stdout.txt" 2>/dev/null
+is "$status:$(cmp "$TMP/report.txt" "$TMP/report-stdout.txt" && echo same)" "1:same" \
+   "diff -o FILE: the report, exit 1 for its breaks"
+"$KABIDIFF" diff -o "$TMP/no-report.txt" "$D/docs.old.json" "$TMP/nothing.json" 2>/dev/null
+is "$?:$(ls -A "$TMP" | grep -c 'no-report')" "2:0" \
+   "diff -o FILE with a side that is not there: exit 2, no FILE"
+
 "$KABIDIFF" --json docs validate "$FIXTURES/abi" >/dev/null 2>"$TMP/err"
 is "$?:$(head -n 1 "$TMP/err")" \
    "2:kabidiff: docs validate prints FILE:LINE: lines, not JSON: --json is not its" \
