@@ -23,15 +23,19 @@
 #include "cli/output.h"
 #include "collectors/abidocs/abidocs.h"
 #include "lib/bytes.h"
+#include "lib/fileio.h"
 #include "lib/print.h"
+#include "match/what-index.h"
 #include "model/snapshot-json.h"
 
 static const char docs_usage[] =
-	"Usage: kabidiff docs validate [-o FILE] DIR\n"
+	"Usage: kabidiff docs validate [-o FILE] (DIR | FILE...)\n"
 	"       kabidiff docs search [--json] [-o FILE] REGEX DIR\n"
 	"       kabidiff docs diff [OPTIONS] --git REPO REV1 REV2\n"
 	"       kabidiff docs diff [OPTIONS] DIR1 DIR2\n\n"
-	"DIR is a kernel tree or its Documentation/ABI directory.\n\n"
+	"DIR is a kernel tree or its Documentation/ABI directory; a FILE of\n"
+	"validate is one documentation file, in its level directory\n"
+	"(Documentation/ABI/testing/sysfs-foo), as a patch touches them.\n\n"
 	"validate  print every problem of the entries (FILE:LINE: error: ... for\n"
 	"          a malformed entry, FILE:LINE: warning: ... otherwise)\n"
 	"          and a summary; exit 1 if an entry is malformed\n"
@@ -63,22 +67,28 @@ static void print_to_stdout(enum kabi_print_level level, const char *fmt,
 int do_docs_validate(int argc, char **argv)
 {
 	const struct cli_option options[] = { OPT_OUTPUT(), OPT_END() };
-	struct abidocs_stats st = { 0 };
+	struct abidocs_stats st = { .check_pattern = what_pattern__check };
 	struct snapshot *s;
-	int first, err;
+	int first, err = 0, i;
 
 	first = parse_options("docs", argc, argv, options, docs_usage, 0);
 	if (first < 0)
 		return parse_options_exit(first);
-	if (argc - first != 1)
-		return usage_error("docs", "docs validate needs exactly one DIR");
+	if (argc == first || (argc - first > 1 && is_dir(argv[first])))
+		return usage_error("docs", "docs validate needs one DIR, or FILEs");
 	if (json_output)
 		return usage_error("docs", "docs validate prints FILE:LINE: lines, not JSON: --json is not its");
 	s = snapshot__new();
 	if (!s)
 		return EXIT_TROUBLE;
 	kabi_set_print(print_to_stdout);
-	err = collect_docs(argv[first], NULL, NULL, s, &st);
+	if (is_dir(argv[first]))
+		err = collect_docs(argv[first], NULL, NULL, s, &st);
+	for (i = first; !err && !is_dir(argv[first]) && i < argc; i++)
+		err = abidocs__collect_file(argv[i], s, &st);
+	/* what two of the files given document, as the tree would say */
+	if (!err && !is_dir(argv[first]))
+		err = abidocs__check_duplicates(s, &st);
 	snapshot__free(s);
 	if (err)
 		return EXIT_TROUBLE;

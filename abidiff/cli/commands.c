@@ -22,7 +22,7 @@ struct command {
 static int do_help(int argc, char **argv);
 
 static const struct command docs_commands[] = {
-	{ "validate", do_docs_validate, "docs validate DIR",
+	{ "validate", do_docs_validate, "docs validate (DIR | FILE...)",
 	  "check a tree's Documentation/ABI entries" },
 	{ "search", do_docs_search, "docs search [--json] REGEX DIR",
 	  "the entries whose What: or description matches REGEX" },

@@ -4,9 +4,10 @@
  * into the docs part of a snapshot.
  *
  * The format is the one Documentation/ABI/README describes: entries of
- * "Tag: value" fields, one or more What: lines first.  Warnings go through
- * kabi_pr(KABI_WARN, ...) as "FILE#LINE: what is wrong", FILE relative to the
- * directory above Documentation/ABI ("Documentation/ABI/testing/sysfs-foo").
+ * "Tag: value" fields, one or more What: lines first.  Problems go through
+ * kabi_pr(KABI_WARN, ...) as "FILE:LINE: error: ..." (a malformed entry) or
+ * "FILE:LINE: warning: ...", FILE relative to the directory above
+ * Documentation/ABI ("Documentation/ABI/testing/sysfs-foo").
  */
 #ifndef KABIDIFF_ABIDOCS_H
 #define KABIDIFF_ABIDOCS_H
@@ -49,6 +50,17 @@ struct abidocs_stats {
  */
 int abidocs__collect(const char *dir, struct snapshot *s,
 		     struct abidocs_stats *st);
+
+/*
+ * abidocs__collect_file() - read the one documentation file @path into @s,
+ * as abidocs__collect() reads it in its tree: its level is the directory
+ * it lies in ("Documentation/ABI/testing/sysfs-foo", or at least
+ * "testing/sysfs-foo").  For checking a patch's files alone.  Returns 0,
+ * -EINVAL for a file in no level directory, or -errno when it cannot be
+ * read (reported).
+ */
+int abidocs__collect_file(const char *path, struct snapshot *s,
+			  struct abidocs_stats *st);
 
 /*
  * abidocs__collect_git() - read the ABI documentation of revision @rev of the

@@ -351,6 +351,52 @@ int abidocs__collect(const char *dir, struct snapshot *s,
 	return abidocs__walk(&t, s, st);
 }
 
+/*
+ * The name of the documentation file @path from its level directory on
+ * ("testing/sysfs-foo"): what follows Documentation/ABI/ in it, else its
+ * parent directory and its own name.
+ */
+static const char *level_relative(const char *path)
+{
+	static const char abi[] = "Documentation/ABI/";
+	const char *p = strstr(path, abi), *slash;
+
+	if (p)
+		return p + strlen(abi);
+	slash = strrchr(path, '/');
+	if (!slash)
+		return path;
+	for (p = slash; p > path && p[-1] != '/'; p--)
+		;
+	return p;
+}
+
+int abidocs__collect_file(const char *path, struct snapshot *s,
+			  struct abidocs_stats *st)
+{
+	const char *rel = level_relative(path);
+	size_t len = strcspn(rel, "/");
+	enum abi_level level;
+	char name[64], *buf;
+	int err;
+
+	s->docs.collected = true;
+	snprintf(name, sizeof(name), "%.*s", (int)len, rel);
+	err = read_file_or_report(path, ABIDOCS_MAX_FILE, &buf, &len);
+	if (err)
+		return err;
+	if (!rel[strlen(name)] || abi_level__parse(name, &level)) {
+		pr_err("%s: not in a level directory (stable/, testing/, ...) of Documentation/ABI: its level is unknown",
+		       path);
+		free(buf);
+		return -EINVAL;
+	}
+	st->files++;
+	err = abidocs__parse(rel, level, buf, len, s, st);
+	free(buf);
+	return err;
+}
+
 struct what_ref {
 	const char *what;
 	const struct doc_entry *entry;

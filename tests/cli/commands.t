@@ -11,7 +11,7 @@ is "$status:$(printf '%s\n' "$out" | head -1)" \
 is "$out" "$(cat "$TMP/diff-help")" "help diff is diff --help"
 
 run_kabidiff help docs search
-is "$status:$(printf '%s\n' "$out" | head -1)" "0:Usage: kabidiff docs validate [-o FILE] DIR" \
+is "$status:$(printf '%s\n' "$out" | head -1)" "0:Usage: kabidiff docs validate [-o FILE] (DIR | FILE...)" \
    "help docs search prints the docs help"
 
 run_kabidiff help

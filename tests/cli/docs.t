@@ -16,6 +16,22 @@ Documentation/ABI/testing/sysfs-kernel:9: error: unparsable What: pattern \"/sys
 run_kabidiff docs validate "$ABI/Documentation/ABI/stable"
 is "$status:$err" "2:kabidiff: $ABI/Documentation/ABI/stable: neither a kernel tree nor its Documentation/ABI directory" \
    "docs validate on a level directory is trouble"
+# a patch's files, alone: each at the level of the directory it lies in
+run_kabidiff docs validate "$ABI/Documentation/ABI/testing/sysfs-kernel"
+is "$status:$out" "1:Documentation/ABI/testing/sysfs-kernel:6: warning: Where: is an old spelling, read as What:
+Documentation/ABI/testing/sysfs-kernel:9: error: unparsable What: pattern \"/sys/kernel/bad<pattern\": unclosed '<'
+1 files, 3 entries: 2 warnings, 1 malformed entries" "docs validate FILE: that file's problems, exit 1"
+mkdir -p "$TMP/patch/testing"
+printf 'What:\t\t/sys/kernel/new\nDate:\t\tDecember 2026\nContact:\tme@example.org\nDescription:\tnew.\n' \
+	>"$TMP/patch/testing/sysfs-new"
+run_kabidiff docs validate "$ABI/Documentation/ABI/stable/sysfs-class-net" "$TMP/patch/testing/sysfs-new"
+is "$status:$out" "0:2 files, 3 entries: 0 warnings, 0 malformed entries" \
+   "docs validate FILE FILE: a level directory above a file is enough"
+printf 'What:\t\t/sys/kernel/x\n' >"$TMP/sysfs-loose"
+run_kabidiff docs validate "$TMP/sysfs-loose"
+is "$status:$err" "2:kabidiff: $TMP/sysfs-loose: not in a level directory (stable/, testing/, ...) of Documentation/ABI: its level is unknown" \
+   "docs validate of a file in no level directory: its level is unknown, exit 2"
+
 run_kabidiff docs validate "$TMP/nothing"
 is "$status:$err" "2:kabidiff: $TMP/nothing: No such file or directory" \
    "docs validate on a path that is not there: no more than that"
