@@ -344,9 +344,11 @@ static int fill(struct kernel_packages *kp, struct unpacking *u)
 	kp->id[u->kind] = strdup(strrchr(u->entry, '/') + 1);
 	if (!kp->id[u->kind])
 		return -ENOMEM;
-	if (u->kind != KERNEL_SOURCE && !kp->build_id &&
-	    !(kp->build_id = strdup(u->build_id)))
-		return -ENOMEM;
+	if (u->kind != KERNEL_SOURCE && !kp->build_id) {
+		kp->build_id = strdup(u->build_id);
+		if (!kp->build_id)
+			return -ENOMEM;
+	}
 	switch (u->kind) {
 	case KERNEL_IMAGE:
 		kp->image = member(u, u->entry, 0);
