@@ -55,24 +55,23 @@ else
 fi
 is "$(tail -n 1 "$TMP/report.txt")" "$(tail -n 1 "$REPORT")" "the same summary line"
 
-KABIDIFF_VERBOSE=1 run_kabidiff debian:6.1.0-57 debian:6.12.118+deb12
-cached=$(printf '%s\n' "$err" | grep -c 'the snapshot of the same packages')
-is "$status:$cached" "1:2" "a second time, both snapshots come from the snapshot cache"
-if printf '%s\n' "$out" | cmp -s - "$REPORT"; then
-	pass "and the report is the same"
-else
-	fail "and the report is the same"
-fi
-
+# from_cache NAME OLD NEW: both snapshots come from the snapshot cache, and
+# the report is the by-hand one
+from_cache() {
+	name=$1
+	shift
+	KABIDIFF_VERBOSE=1 run_kabidiff "$@"
+	cached=$(printf '%s\n' "$err" | grep -c 'the snapshot of the same packages')
+	is "$status:$cached" "1:2" "$name: both snapshots from the snapshot cache"
+	if printf '%s\n' "$out" | cmp -s - "$REPORT"; then
+		pass "$name: the same report"
+	else
+		fail "$name: the same report"
+	fi
+}
+from_cache "a second time" debian:6.1.0-57 debian:6.12.118+deb12
 # The directory of 6.1.0-57's .deb files is the same kernel: its packages
 # are in the cache, and so is the snapshot of them.
-KABIDIFF_VERBOSE=1 run_kabidiff "$TMP/debs" debian:6.12.118+deb12
-cached=$(printf '%s\n' "$err" | grep -c 'the snapshot of the same packages')
-is "$status:$cached" "1:2" "the directory of its .deb files as OLD: the same snapshot, from the cache"
-if printf '%s\n' "$out" | cmp -s - "$REPORT"; then
-	pass "and the same report"
-else
-	fail "and the same report"
-fi
+from_cache "the directory of its .deb files as OLD" "$TMP/debs" debian:6.12.118+deb12
 
 done_testing
