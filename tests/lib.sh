@@ -116,6 +116,19 @@ run_kabidiff() {
 	err=$(cat "$TMP/err")
 }
 
+# $out without the lines of details under a report's first line ("  old:
+# ...", "  new: ...", "  rules: ..."; in Markdown "- old: ..."): header.t
+# tests them, other tests look at what follows.
+drop_details() {
+	printf '%s\n' "$out" | sed '/^  \(old\|new\|rules\): /d; /^- \(old\|new\|rules\): /d'
+}
+
+# $out with the files under $TOP named from $TOP, as in the checked-in
+# reports (their headers name the snapshots given).
+relative_out() {
+	printf '%s\n' "$out" | sed "s|$TOP/||g"
+}
+
 done_testing() {
 	tap_done=1
 	echo "1..$tap_count"

@@ -300,6 +300,7 @@ int judge_snapshots(const struct snapshot *old, const struct snapshot *new,
 	if (!err) {
 		j.old_name = old_name;
 		j.new_name = new_name;
+		j.policy_file = o->policy_file;
 		pr_info("%zu changes found and judged in %.3f s", d.nr,
 			seconds_since(&start));
 		if (d.compared[PART_SYSCALLS]) {

@@ -97,6 +97,7 @@ struct finding {
 struct judgement {
 	const struct snapshot *old, *new;
 	const char *old_name, *new_name;	/* the sides' files, or NULL */
+	const char *policy_file;		/* NULL: the default policy */
 	const struct diff *diff;
 	const struct waivers *waivers;	/* NULL: none given */
 	struct finding *v;

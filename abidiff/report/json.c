@@ -12,7 +12,7 @@
 #include "report.h"
 
 #define REPORT_FORMAT	"kabidiff-report"
-#define REPORT_VERSION	3
+#define REPORT_VERSION	4
 
 /* A string, or JSON null for an absent one. */
 static json_t *jstr_or_null(const char *s)
@@ -22,9 +22,13 @@ static json_t *jstr_or_null(const char *s)
 
 static json_t *kernel_json(const struct snapshot *s, const char *name)
 {
-	return json_pack("{s:o, s:o, s:o}", "name", jstr_or_null(name),
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "name", jstr_or_null(name),
 			 "release", jstr_or_null(s->kernel.release),
-			 "build_id", jstr_or_null(s->kernel.build_id));
+			 "version", jstr_or_null(s->kernel.version),
+			 "build_id", jstr_or_null(s->kernel.build_id),
+			 "git", jstr_or_null(s->kernel.git),
+			 "machine", jstr_or_null(s->machine.profile));
 }
 
 static json_t *doc_json(const struct doc_entry *d)
@@ -188,11 +192,13 @@ static json_t *report_json(const struct judgement *j,
 	}
 	if (!findings)
 		return NULL;
-	root = json_pack("{s:s, s:i, s:o, s:o, s:o, s:{s:I, s:I, s:I, s:I}, s:o, s:o}",
+	root = json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:I, s:I}, s:o, s:o}",
 			 "format", REPORT_FORMAT, "version", REPORT_VERSION,
 			 "old", kernel_json(j->old, j->old_name),
 			 "new", kernel_json(j->new, j->new_name),
 			 "compared", compared_json(j->diff),
+			 "policy", jstr_or_null(j->policy_file),
+			 "waivers", jstr_or_null(j->waivers ? j->waivers->file : NULL),
 			 "summary",
 			 "break", (json_int_t)j->count[VERDICT_BREAK],
 			 "warn", (json_int_t)j->count[VERDICT_WARN],

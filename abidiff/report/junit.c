@@ -166,7 +166,7 @@ int show_report_junit(const struct judgement *j,
 		      const struct report_filter *filter, FILE *out)
 {
 	size_t i, tests, failures, skipped, total[3] = { 0 };
-	char buf[512];
+	char buf[1024];
 	int part;
 
 	for (i = 0; i < j->nr; i++) {
@@ -194,11 +194,13 @@ int show_report_junit(const struct judgement *j,
 		fprintf(out, "  <testsuite name=\"%s\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"0\">\n",
 			change_part__name(part), tests, failures, skipped);
 		fputs("    <properties>\n      <property name=\"old\"", out);
-		show_attr(out, "value", report_side(buf, sizeof(buf), j->old,
-						    j->old_name));
+		show_attr(out, "value", report_side_details(buf, sizeof(buf),
+							    j->old, j->old_name));
 		fputs("/>\n      <property name=\"new\"", out);
-		show_attr(out, "value", report_side(buf, sizeof(buf), j->new,
-						    j->new_name));
+		show_attr(out, "value", report_side_details(buf, sizeof(buf),
+							    j->new, j->new_name));
+		fputs("/>\n      <property name=\"rules\"", out);
+		show_attr(out, "value", report_rules(buf, sizeof(buf), j));
 		fputs("/>\n", out);
 		if (report_filter__narrows(filter)) {
 			fputs("      <property name=\"filter\"", out);

@@ -123,7 +123,7 @@ int show_report_ktap(const struct judgement *j,
 		     const struct report_filter *filter, FILE *out)
 {
 	size_t i, nr, parts = 0, test = 0;
-	char buf[512];
+	char buf[1024];
 	bool failed;
 	int part;
 
@@ -133,7 +133,14 @@ int show_report_ktap(const struct judgement *j,
 	show_text(out, report_side(buf, sizeof(buf), j->old, j->old_name));
 	fputs(" -> ", out);
 	show_text(out, report_side(buf, sizeof(buf), j->new, j->new_name));
-	fprintf(out, "; compared: %s\n", report_parts(buf, sizeof(buf), j->diff));
+	/* a comment line may hold '#': "#1 SMP" stays as it is */
+	fprintf(out, "; compared: %s\n# old: ", report_parts(buf, sizeof(buf), j->diff));
+	fputs_escaped(report_side_details(buf, sizeof(buf), j->old, j->old_name), out);
+	fputs("\n# new: ", out);
+	fputs_escaped(report_side_details(buf, sizeof(buf), j->new, j->new_name), out);
+	fputs("\n# rules: ", out);
+	fputs_escaped(report_rules(buf, sizeof(buf), j), out);
+	fputc('\n', out);
 	if (report_filter__narrows(filter))
 		fprintf(out, "# shown: %zu of %zu findings (%s)\n", j->nr,
 			report_total(j),

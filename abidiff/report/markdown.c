@@ -147,6 +147,26 @@ static int show_stat(const struct judgement *j, FILE *out)
 	return 0;
 }
 
+/* The sides and the parts compared, then the details of each and the rules. */
+static void show_header(const struct judgement *j, FILE *out)
+{
+	char buf[1024];
+
+	show_text(out, report_side(buf, sizeof(buf), j->old, j->old_name));
+	fputs(" -> ", out);
+	show_text(out, report_side(buf, sizeof(buf), j->new, j->new_name));
+	fprintf(out, "; compared: %s\n\n- old: ",
+		report_parts(buf, sizeof(buf), j->diff));
+	show_text(out, report_side_details(buf, sizeof(buf), j->old,
+					   j->old_name));
+	fputs("\n- new: ", out);
+	show_text(out, report_side_details(buf, sizeof(buf), j->new,
+					   j->new_name));
+	fputs("\n- rules: ", out);
+	show_text(out, report_rules(buf, sizeof(buf), j));
+	fputc('\n', out);
+}
+
 int show_report_markdown(const struct judgement *j,
 			 const struct report_filter *filter, FILE *out)
 {
@@ -162,10 +182,7 @@ int show_report_markdown(const struct judgement *j,
 	fprintf(out, "## kabidiff: %zu break, %zu warn, %zu note, %zu waived\n",
 		j->count[VERDICT_BREAK], j->count[VERDICT_WARN],
 		j->count[VERDICT_NOTE], j->waived);
-	show_text(out, report_side(buf, sizeof(buf), j->old, j->old_name));
-	fputs(" -> ", out);
-	show_text(out, report_side(buf, sizeof(buf), j->new, j->new_name));
-	fprintf(out, "; compared: %s\n", report_parts(buf, sizeof(buf), j->diff));
+	show_header(j, out);
 	if (report_filter__narrows(filter))
 		fprintf(out, "\nShown: %zu of %zu findings (%s).\n", j->nr,
 			report_total(j),

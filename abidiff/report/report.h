@@ -75,9 +75,9 @@ int report_stat(const struct judgement *j, struct report_stat_row **rows,
 		size_t *nr);
 
 /*
- * show_report_text() - the findings grouped by verdict, then level, each
- * with its subject, old -> new, documentation entry and whom to tell, and
- * a summary line; nothing at all when there is nothing to report.  @j
+ * show_report_text() - the header, then the findings grouped by verdict,
+ * then level, each with its subject, old -> new, documentation entry and
+ * whom to tell, and a summary line; nothing at all when there is nothing to report.  @j
  * holds the findings @filter (NULL: none) shows; with @filter->stat,
  * their counts replace them.  @colour adds terminal colours.  Returns 0
  * or -EIO.
@@ -87,18 +87,35 @@ int show_report_text(const struct judgement *j,
 		     bool colour);
 
 /*
- * report_side() - how the header names a side: its release, else its
- * file, with the first 12 digits of its build id: "6.1.0-57-amd64 (build
- * id 0123456789ab)".  Into @buf of @size; returns @buf.
+ * The report header (header.c), the same words in every format.
+ *
+ * report_side() - how a report names a side in a line: its release, else
+ * its file, with the first 12 digits of its build id: "6.1.0-57-amd64
+ * (build id 0123456789ab)".  Into @buf of @size; returns @buf.
  */
 char *report_side(char *buf, size_t size, const struct snapshot *s,
 		  const char *name);
+
+/*
+ * report_side_details() - all a report knows of a side: "6.1.0-57-amd64,
+ * #1 SMP PREEMPT_DYNAMIC Debian 6.1.192-3 (...), build id 0123...(all of
+ * it), git 0123..., machine standard, from debian:6.1.0-57", each part
+ * only when known.  Into @buf of @size; returns @buf.
+ */
+char *report_side_details(char *buf, size_t size, const struct snapshot *s,
+			  const char *name);
 
 /*
  * report_parts() - "sysfs, syscalls, vdso, types, docs": the parts compared,
  * into @buf of @size; returns @buf.
  */
 char *report_parts(char *buf, size_t size, const struct diff *d);
+
+/*
+ * report_rules() - "policy default, waivers none": the policy and waiver
+ * files @j was judged by, into @buf of @size; returns @buf.
+ */
+char *report_rules(char *buf, size_t size, const struct judgement *j);
 
 /*
  * show_report_json() - the report of docs/report.schema.json, @j and

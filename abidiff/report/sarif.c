@@ -165,12 +165,13 @@ static json_t *result_json(const struct judgement *j, const struct finding *f)
 static json_t *run_properties(const struct judgement *j,
 			      const struct report_filter *filter)
 {
-	char a[512], b[512], parts[128], narrowed[256];
+	char a[1024], b[1024], parts[128], rules[1024], narrowed[256];
 
-	return json_pack("{s:o, s:o, s:s, s:{s:I, s:I, s:I, s:I}, s:o}",
-			 "old", jstr__new(report_side(a, sizeof(a), j->old, j->old_name)),
-			 "new", jstr__new(report_side(b, sizeof(b), j->new, j->new_name)),
+	return json_pack("{s:o, s:o, s:s, s:o, s:{s:I, s:I, s:I, s:I}, s:o}",
+			 "old", jstr__new(report_side_details(a, sizeof(a), j->old, j->old_name)),
+			 "new", jstr__new(report_side_details(b, sizeof(b), j->new, j->new_name)),
 			 "compared", report_parts(parts, sizeof(parts), j->diff),
+			 "rules", jstr__new(report_rules(rules, sizeof(rules), j)),
 			 "summary",
 			 "break", (json_int_t)j->count[VERDICT_BREAK],
 			 "warn", (json_int_t)j->count[VERDICT_WARN],

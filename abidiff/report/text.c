@@ -109,35 +109,13 @@ static void show_heading(FILE *out, const char *name, enum verdict v,
 		colour ? COLOUR_RESET : "");
 }
 
-char *report_side(char *buf, size_t size, const struct snapshot *s,
-		  const char *name)
-{
-	const char *id = s->kernel.build_id;
-
-	snprintf(buf, size, "%s%s%.12s%s", s->kernel.release ?: name ?: "?",
-		 id ? " (build id " : "", id ?: "", id ? ")" : "");
-	return buf;
-}
-
-char *report_parts(char *buf, size_t size, const struct diff *d)
-{
-	size_t len = 0;
-	int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < PART_COUNT && len < size; i++)
-		if (d->compared[i])
-			len += snprintf(buf + len, size - len, "%s%s",
-					len ? ", " : "", change_part__name(i));
-	if (!len)
-		snprintf(buf, size, "nothing");
-	return buf;
-}
-
-/* "kabidiff: OLD -> NEW; compared: PARTS" */
+/*
+ * "kabidiff: OLD -> NEW; compared: PARTS", then all that is known of both
+ * sides and the rules they were judged by, a line each.
+ */
 static void show_header(const struct judgement *j, FILE *out)
 {
-	char buf[512];
+	char buf[1024];
 
 	fputs("kabidiff: ", out);
 	fputs_quoted(report_side(buf, sizeof(buf), j->old, j->old_name), out);
@@ -145,6 +123,15 @@ static void show_header(const struct judgement *j, FILE *out)
 	fputs_quoted(report_side(buf, sizeof(buf), j->new, j->new_name), out);
 	fprintf(out, "; compared: %s\n",
 		report_parts(buf, sizeof(buf), j->diff));
+	fputs("  old:   ", out);
+	fputs_escaped(report_side_details(buf, sizeof(buf), j->old,
+					  j->old_name), out);
+	fputs("\n  new:   ", out);
+	fputs_escaped(report_side_details(buf, sizeof(buf), j->new,
+					  j->new_name), out);
+	fputs("\n  rules: ", out);
+	fputs_escaped(report_rules(buf, sizeof(buf), j), out);
+	fputc('\n', out);
 }
 
 /*

@@ -30,10 +30,10 @@ for n in $PAIRS; do
 	want=0
 	grep -q '^== break ==$' "$D/$n.txt" && want=1
 	is "$status" "$want" "$n: exit status $want"
-	if [ "$out" = "$(cat "$D/$n.txt")" ]; then
+	if [ "$(relative_out)" = "$(cat "$D/$n.txt")" ]; then
 		pass "$n: text report as golden"
 	else
-		fail "$n: text report as golden" "$(printf '%s\n' "$out" | diff "$D/$n.txt" - | head -20)"
+		fail "$n: text report as golden" "$(relative_out | diff "$D/$n.txt" - | head -20)"
 	fi
 	is "$err" "" "$n: nothing on stderr"
 	run_kabidiff diff --format json "$D/$n.old.json" "$D/$n.new.json"
@@ -53,7 +53,7 @@ is "$?" 0 "every JSON report validates against docs/report.schema.json"
 grep '^#' "$TMP/schema"
 
 run_kabidiff diff --format markdown "$D/testing.old.json" "$D/testing.new.json"
-is "$out" "$(cat "$D/testing.md")" "Markdown report as golden"
+is "$(relative_out)" "$(cat "$D/testing.md")" "Markdown report as golden"
 
 # the global --json and the short form
 run_kabidiff --json "$D/docs.old.json" "$D/docs.new.json"
@@ -215,7 +215,8 @@ for n in $PAIRS; do
 	status=$?
 	[ "$status" -le 1 ] && ! grep -qv 'waiver matched no change' "$TMP/asan-err"
 	is "$?" 0 "asan: $n with waivers and a policy, exit 0 or 1, no sanitizer report"
-	"$ASAN" diff --color=never "$D/$n.old.json" "$D/$n.new.json" >"$TMP/asan-out" 2>&1
+	"$ASAN" diff --color=never "$D/$n.old.json" "$D/$n.new.json" 2>&1 |
+		sed "s|$TOP/||g" >"$TMP/asan-out"
 	cmp -s "$TMP/asan-out" "$D/$n.txt"
 	is "$?" 0 "asan: $n text report as golden"
 done

@@ -70,6 +70,9 @@ is "$(printf '%s\n' "$out" | grep -c removed/sysfs-devices-power)" 1 "of v2's le
 # (b) obsolete/ -> removed/ is a retirement: a note, exit 0
 run_kabidiff docs diff --git "$R" v1 v2
 is "$status:$out" "0:kabidiff: $R@v1 -> $R@v2; compared: docs
+  old:   git $(git -C "$R" rev-parse v1), from $R@v1
+  new:   git $(git -C "$R" rev-parse v2), from $R@v2
+  rules: policy default, waivers none
 == note ==
 -- obsolete --
   doc-retired  /sys/devices/.../power/wakeup
@@ -77,14 +80,16 @@ is "$status:$out" "0:kabidiff: $R@v1 -> $R@v2; compared: docs
     doc:     Documentation/ABI/obsolete/sysfs-devices-power#1
     contact: linux-pm@vger.kernel.org
 
-0 break, 0 warn, 1 note, 0 waived" "docs diff --git v1 v2: doc-retired is a note, exit 0"
+0 break, 0 warn, 1 note, 0 waived" "docs diff --git v1 v2: doc-retired is a note, exit 0; the header has both commits"
 mkdir "$TMP/v1" && git -C "$R" archive v1 | tar -x -C "$TMP/v1"
 # the same but for the header, which names the sides as they were given
-git_out=$(printf '%s\n' "$out" | tail -n +2)
+git_out=$(printf '%s\n' "$out" | tail -n +5)
 run_kabidiff docs diff "$TMP/v1" "$TMP/v2"
 is "$status:$(printf '%s\n' "$out" | head -n 1)" "0:kabidiff: $TMP/v1 -> $TMP/v2; compared: docs" \
    "docs diff DIR1 DIR2: the header names the trees"
-is "$(printf '%s\n' "$out" | tail -n +2)" "$git_out" "docs diff DIR1 DIR2 on checkouts says the same"
+is "$(printf '%s\n' "$out" | sed -n 2p)" "  old:   from $TMP/v1" \
+   "docs diff DIR1 DIR2: no commit for a tree that is no git work tree"
+is "$(printf '%s\n' "$out" | tail -n +5)" "$git_out" "docs diff DIR1 DIR2 on checkouts says the same"
 
 # (c) testing/ -> removed/ without obsolete/: a break, exit 1
 run_kabidiff docs diff --git "$R" v2 v3 --format json

@@ -4,7 +4,7 @@
 # is judged unstable at most (and a policy file's cap lines), a part only
 # one side has is trouble unless --parts leaves it out, --parts compares
 # only the parts it names, each JSON finding names its doc entry, and the
-# reports' header names both kernels and the parts compared.
+# reports' header names both kernels, the parts compared and the rules.
 . "$(dirname "$0")/../lib.sh"
 
 D=$FIXTURES/diff
@@ -195,8 +195,51 @@ run_kabidiff diff --format json --parts sysfs "$TMP/norelease.json" "$TMP/new.js
 is "$(printf '%s\n' "$out" | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
-print(r["old"], r["new"], r["compared"])')" "{'name': '$TMP/norelease.json', 'release': None, 'build_id': '0123456789abcdef0123'} {'name': '$TMP/new.json', 'release': '6.2-new', 'build_id': '0123456789abcdef0123'} ['sysfs']" \
-   "header: JSON, old and new with their names, the parts compared"
+print(r["old"], r["new"], r["compared"], r["policy"], r["waivers"])')" "{'name': '$TMP/norelease.json', 'release': None, 'version': None, 'build_id': '0123456789abcdef0123', 'git': None, 'machine': None} {'name': '$TMP/new.json', 'release': '6.2-new', 'version': None, 'build_id': '0123456789abcdef0123', 'git': None, 'machine': None} ['sysfs'] None None" \
+   "header: JSON, old and new with their names, the parts compared, no policy or waiver file"
+
+# the header's details: version, build id, git commit, machine; the rules
+FULL=$FIXTURES/snapshots/full.json
+python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["kernel"].update(release="6.1.0-kabi-next", git="5b72059fd1c0ffee000000000000000000000000-dirty")
+s["sysfs"] = [n for n in s["sysfs"] if not n["path"].startswith("/sys/kernel/mm")]
+json.dump(s, open(sys.argv[2], "w"))' "$FULL" "$TMP/next.json"
+printf 'removed * break\n' >"$TMP/house.policy"
+printf 'node-removed /sys/kernel/mm/nowhere "not in this pair"\n' >"$TMP/house.waivers"
+RULES="--policy $TMP/house.policy --waivers $TMP/house.waivers"
+run_kabidiff diff --color=never $RULES "$FULL" "$TMP/next.json"
+is "$(printf '%s\n' "$out" | sed -n 2,4p)" "  old:   6.1.0-kabi-test, #1 SMP PREEMPT_DYNAMIC Debian 6.1.192-1, build id 0123456789abcdef0123456789abcdef01234567, git 4a619488c0ffee00000000000000000000000000, machine standard, from $FULL
+  new:   6.1.0-kabi-next, #1 SMP PREEMPT_DYNAMIC Debian 6.1.192-1, build id 0123456789abcdef0123456789abcdef01234567, git 5b72059fd1c0ffee000000000000000000000000-dirty, machine standard, from $TMP/next.json
+  rules: policy $TMP/house.policy, waivers $TMP/house.waivers" \
+   "header: text, all that is known of each side, the policy and waiver files"
+run_kabidiff diff --format markdown $RULES "$FULL" "$TMP/next.json"
+is "$(printf '%s\n' "$out" | sed -n 4,6p)" "- old: 6.1.0-kabi-test, #1 SMP PREEMPT\\_DYNAMIC Debian 6.1.192-1, build id 0123456789abcdef0123456789abcdef01234567, git 4a619488c0ffee00000000000000000000000000, machine standard, from $FULL
+- new: 6.1.0-kabi-next, #1 SMP PREEMPT\\_DYNAMIC Debian 6.1.192-1, build id 0123456789abcdef0123456789abcdef01234567, git 5b72059fd1c0ffee000000000000000000000000-dirty, machine standard, from $TMP/next.json
+- rules: policy $TMP/house.policy, waivers $TMP/house.waivers" \
+   "header: Markdown, the same details as a list"
+run_kabidiff diff --format json $RULES "$FULL" "$TMP/next.json"
+is "$(printf '%s\n' "$out" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+print(r["new"], r["policy"] == sys.argv[1], r["waivers"] == sys.argv[2])' "$TMP/house.policy" "$TMP/house.waivers")" \
+   "{'name': '$TMP/next.json', 'release': '6.1.0-kabi-next', 'version': '#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-1', 'build_id': '0123456789abcdef0123456789abcdef01234567', 'git': '5b72059fd1c0ffee000000000000000000000000-dirty', 'machine': 'standard'} True True" \
+   "header: JSON, each side's version, git commit and machine, the policy and waiver files"
+run_kabidiff diff --format ktap $RULES "$FULL" "$TMP/next.json"
+is "$(printf '%s\n' "$out" | sed -n 4,6p | cut -c1-40)" "# old: 6.1.0-kabi-test, #1 SMP PREEMPT_D
+# new: 6.1.0-kabi-next, #1 SMP PREEMPT_D
+# rules: policy $(printf '%s' "$TMP/house.policy" | cut -c1-24)" \
+   "header: KTAP, the details as comments"
+run_kabidiff diff --format junit $RULES "$FULL" "$TMP/next.json"
+is "$(printf '%s\n' "$out" | grep -c '<property name="rules" value="policy ')" \
+   "$(printf '%s\n' "$out" | grep -c '<testsuite ')" "header: JUnit, the rules a property of each test suite"
+run_kabidiff diff --format sarif $RULES "$FULL" "$TMP/next.json"
+is "$(printf '%s\n' "$out" | python3 -c '
+import json, sys
+p = json.load(sys.stdin)["runs"][0]["properties"]
+print(p["new"].split(", ")[4], p["rules"] == "policy %s, waivers %s" % tuple(sys.argv[1:]))' "$TMP/house.policy" "$TMP/house.waivers")" \
+   "machine standard True" "header: SARIF, the details among the run's properties"
 run_kabidiff diff "$TMP/old.json" "$TMP/old.json"
 is "$status:$out:$err" "0::" "header: none when nothing changed, kabidiff X X stays silent"
 

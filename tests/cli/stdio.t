@@ -17,7 +17,10 @@ is "$status:$(cat "$TMP/err"):$(cmp "$TMP/stdin.txt" "$TMP/file.txt" && echo sam
 "$KABIDIFF" diff - "$D/docs.new.json" <"$D/docs.old.json" >"$TMP/stdin.txt" 2>/dev/null
 status=$?
 "$KABIDIFF" diff "$D/docs.old.json" "$D/docs.new.json" >"$TMP/file.txt" 2>/dev/null
-is "$status:$(cmp "$TMP/stdin.txt" "$TMP/file.txt" && echo same)" "1:same" \
+is "$status:$(sed -n 2p "$TMP/stdin.txt")" "1:  old:   6.1.0-kabi-old, from -" \
+   "diff - NEW: the header says OLD came from standard input"
+sed -i 2d "$TMP/stdin.txt" "$TMP/file.txt"
+is "$(cmp "$TMP/stdin.txt" "$TMP/file.txt" && echo same)" "same" \
    "diff - NEW: OLD on standard input, the same report"
 
 "$KABIDIFF" collect --docs "$FIXTURES/abi" -o - >"$TMP/out.json" 2>/dev/null
