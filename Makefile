@@ -95,7 +95,7 @@ UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \
 		   test-vmlinux-oom test-vmlinux-compat test-policy \
 		   test-syscall-switch test-vdso test-maintainers
 # Programs the shell tests run, linked with the library.
-TEST_TOOLS	:= switch-dump module-table
+TEST_TOOLS	:= switch-dump module-table maintainers-lookup
 
 LIB_OBJS	:= $(LIB_SRCS:%.c=$(O)/%.o)
 CLI_OBJS	:= $(CLI_SRCS:%.c=$(O)/%.o)
