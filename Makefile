@@ -70,6 +70,7 @@ ENGINE_SRCS	:= $(addprefix abidiff/match/,what-index.c what-normal.c sysfs-tree.
 		   $(addprefix abidiff/diff/,change.c diff.c sysfs.c syscalls.c vdso.c types.c \
 			docs.c) \
 		   abidiff/policy/policy.c \
+		   abidiff/notify/maintainers.c \
 		   $(addprefix abidiff/report/,filter.c header.c text.c json.c markdown.c \
 			ktap.c junit.c sarif.c)
 COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
@@ -92,9 +93,9 @@ UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \
 		   test-abidocs test-docmatch test-diff-types test-diff-layout \
 		   test-diff-docs test-diff-sysfs test-print test-fileio \
 		   test-vmlinux-oom test-vmlinux-compat test-policy \
-		   test-syscall-switch test-vdso
+		   test-syscall-switch test-vdso test-maintainers
 # Programs the shell tests run, linked with the library.
-TEST_TOOLS	:= switch-dump module-table
+TEST_TOOLS	:= switch-dump module-table maintainers-lookup
 
 LIB_OBJS	:= $(LIB_SRCS:%.c=$(O)/%.o)
 CLI_OBJS	:= $(CLI_SRCS:%.c=$(O)/%.o)
