@@ -77,7 +77,7 @@ COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
 		   $(addprefix collectors/sysfs/,sysfs-dir.c stream-reader.c machine.c modules.c \
 			initramfs.c unpack.c boot.c) \
 		   guest-agent/walk.c \
-		   $(addprefix collectors/dwarf/,elf.c types.c) \
+		   $(addprefix collectors/dwarf/,elf.c source-tree.c types.c) \
 		   $(addprefix collectors/vmlinux/,kimage.c syscall-switch.c vmlinux.c) \
 		   collectors/vdso/vdso.c \
 		   collectors/bzimage/bzimage.c \
@@ -93,7 +93,7 @@ UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \
 		   test-abidocs test-docmatch test-diff-types test-diff-layout \
 		   test-diff-docs test-diff-sysfs test-print test-fileio \
 		   test-vmlinux-oom test-vmlinux-compat test-policy \
-		   test-syscall-switch test-vdso test-maintainers
+		   test-syscall-switch test-vdso test-maintainers test-source-tree
 # Programs the shell tests run, linked with the library.
 TEST_TOOLS	:= switch-dump module-table maintainers-lookup
 

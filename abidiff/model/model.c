@@ -208,6 +208,7 @@ static void syscall__clear(struct syscall *sc)
 	free(sc->abi);
 	free(sc->name);
 	free(sc->entry);
+	free(sc->file);
 }
 
 static void vdso_symbol__clear(struct vdso_symbol *sym)
@@ -238,6 +239,7 @@ static void type__clear(struct type_def *t)
 	free(t->enumerators);
 	free(t->name);
 	free(t->target);
+	free(t->file);
 	type_ref__release(&t->target_ref);
 }
 

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #define SNAPSHOT_FORMAT		"kabidiff-snapshot"
-#define SNAPSHOT_VERSION	3
+#define SNAPSHOT_VERSION	4
 
 /* Upper bounds that a sane snapshot never exceeds; larger values are refused. */
 #define SYSCALL_NR_MAX		INT32_MAX
@@ -83,6 +83,11 @@ struct syscall {
 	uint32_t nr;
 	char *name;		/* ABI name: "read" */
 	char *entry;		/* entry symbol: "__x64_sys_read" */
+	/*
+	 * The file of its SYSCALL_DEFINE, relative to the top of the kernel
+	 * source tree: "fs/read_write.c"; NULL: not known.
+	 */
+	char *file;
 	bool implemented;	/* false for sys_ni_syscall slots */
 	struct syscall_arg *args;
 	size_t nr_args;
@@ -138,6 +143,11 @@ struct type_def {
 	uint64_t size;
 	char *target;		/* typedefs only: the aliased type's name */
 	struct type_ref target_ref;
+	/*
+	 * The file of its definition, relative to the top of the kernel
+	 * source tree: "arch/x86/include/uapi/asm/stat.h"; NULL: not known.
+	 */
+	char *file;
 	struct type_member *members;
 	size_t nr_members;
 	struct enumerator *enumerators;

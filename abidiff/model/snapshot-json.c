@@ -736,6 +736,7 @@ static const struct jfield syscall_fields[] = {
 	FIELD("nr", UINT, JF_REQUIRED, nr, .max = SYSCALL_NR_MAX),
 	FIELD("name", STRING, JF_REQUIRED, name),
 	FIELD("entry", STRING, JF_OPTIONAL, entry),
+	FIELD("file", STRING, JF_OPTIONAL, file),
 	FIELD("implemented", BOOL, JF_REQUIRED, implemented),
 	FIELD("args", RECORDS, JF_REQUIRED, args, .nr = AT(nr_args),
 	      .record = &arg_jrecord, .add = add_arg),
@@ -823,7 +824,10 @@ static const struct jrecord enumerator_jrecord =
 
 /* A type's fields but its kind depend on the kind, and on being complete. */
 #define RECORD_TYPE struct type_def
-enum { TF_KIND, TF_SIZE, TF_INCOMPLETE, TF_TARGET, TF_MEMBERS, TF_ENUMERATORS };
+enum {
+	TF_KIND, TF_SIZE, TF_INCOMPLETE, TF_TARGET, TF_FILE, TF_MEMBERS,
+	TF_ENUMERATORS
+};
 
 static const struct jfield type_fields[] = {
 	[TF_KIND] = FIELD("kind", ENUM, JF_REQUIRED, kind,
@@ -832,6 +836,7 @@ static const struct jfield type_fields[] = {
 	[TF_SIZE] = FIELD("size", UINT, JF_BY_HOOK, size, .max = TYPE_SIZE_MAX),
 	[TF_INCOMPLETE] = FIELD("incomplete", BOOL, JF_OPTIONAL, incomplete),
 	[TF_TARGET] = FIELD("target", STRING, JF_BY_HOOK, target),
+	[TF_FILE] = FIELD("file", STRING, JF_OPTIONAL, file),
 	[TF_MEMBERS] = FIELD("members", RECORDS, JF_BY_HOOK, members,
 			     .nr = AT(nr_members), .record = &member_jrecord,
 			     .add = add_member),

@@ -11,7 +11,10 @@
  * qualifiers and arrays are not types of their own in the snapshot: they
  * are part of the spelling.  A type only declared here is recorded as
  * incomplete and not followed; if a definition turns up later under the
- * same name, it completes the record.
+ * same name, it completes the record.  The file of the definition that
+ * gave the layout is the type's (source-tree.h): the first met, in the
+ * order of the queue, which the syscalls (or vDSO symbols) and their
+ * members give, so the same vmlinux always gives the same file.
  *
  * A vDSO image is compiled apart from the kernel, vdso32 and vdsox32 for
  * ILP32 ABIs where a long is 4 bytes, so the types its prototypes reach
@@ -67,6 +70,7 @@ struct type_closure {
 	struct snapshot *s;
 	const char *prefix;		/* of every name: "" or "vdso32:" */
 	size_t prefix_len;
+	const struct source_tree *tree;
 	struct name_map recorded;	/* type name -> index in s->types */
 	struct anon_name *anon;
 	size_t nr_anon, alloc_anon;
@@ -129,7 +133,8 @@ static struct name_slot *name_map_add(struct name_map *m, const char *name,
 	return slot;
 }
 
-struct type_closure *type_closure__new(struct snapshot *s, const char *prefix)
+struct type_closure *type_closure__new(struct snapshot *s, const char *prefix,
+				       const struct source_tree *tree)
 {
 	struct type_closure *tc = calloc(1, sizeof(*tc));
 
@@ -138,6 +143,7 @@ struct type_closure *type_closure__new(struct snapshot *s, const char *prefix)
 	tc->s = s;
 	tc->prefix = prefix;
 	tc->prefix_len = strlen(prefix);
+	tc->tree = tree;
 	s->types.collected = true;
 	return tc;
 }
@@ -663,6 +669,7 @@ static int record(struct type_closure *tc, Dwarf_Die *die, const char *name)
 	struct type_def *t;
 	size_t index;
 	char *target;
+	int err;
 
 	slot = name_map_add(&tc->recorded, name, tc->s->types.nr, &added);
 	if (!slot)
@@ -682,6 +689,9 @@ static int record(struct type_closure *tc, Dwarf_Die *die, const char *name)
 	if (declared || !t->incomplete)
 		return 0;	/* nothing to add, or already complete */
 	t->incomplete = false;
+	err = source_tree__decl_file(tc->tree, die, &t->file);
+	if (err)
+		return err;
 	if (t->kind == TYPE_TYPEDEF) {
 		target = type_closure__name(tc, die);
 		t = &tc->s->types.v[index];

@@ -10,15 +10,18 @@
 #include <elfutils/libdw.h>
 
 #include "model/model.h"
+#include "source-tree.h"
 
 struct type_closure;
 
 /*
  * type_closure__new() - record the types reached into @s, each named with
  * @prefix in front ("" for the kernel's, "vdso32:" for those of a vDSO
- * image; borrowed for the closure's life).  NULL (ENOMEM).
+ * image), and each definition's file relative to the top of @tree.  Both
+ * are borrowed for the closure's life.  NULL (ENOMEM).
  */
-struct type_closure *type_closure__new(struct snapshot *s, const char *prefix);
+struct type_closure *type_closure__new(struct snapshot *s, const char *prefix,
+				       const struct source_tree *tree);
 
 void type_closure__free(struct type_closure *tc);
 

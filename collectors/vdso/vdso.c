@@ -26,22 +26,31 @@
 #include <gelf.h>
 
 #include "collectors/dwarf/elf.h"
+#include "collectors/dwarf/source-tree.h"
 #include "collectors/dwarf/types.h"
 #include "lib/array.h"
 #include "lib/fileio.h"
 #include "lib/print.h"
 #include "vdso.h"
 
-/* The images of x86_64 kernels, told by their ELF class and machine. */
+/*
+ * The images of x86_64 kernels, told by their ELF class and machine, and
+ * the source file of one of their units, which tells the top of the
+ * source tree (source-tree.h).
+ */
 static const struct {
 	unsigned char class;
 	GElf_Half machine;
 	const char *name;
 	const char *prefix;	/* of the names of the types it reaches */
+	const char *unit;
 } image_kinds[] = {
-	{ ELFCLASS64, EM_X86_64, "vdso64", "vdso64:" },
-	{ ELFCLASS32, EM_386, "vdso32", "vdso32:" },
-	{ ELFCLASS32, EM_X86_64, "vdsox32", "vdsox32:" },
+	{ ELFCLASS64, EM_X86_64, "vdso64", "vdso64:",
+	  "arch/x86/entry/vdso/vclock_gettime.c" },
+	{ ELFCLASS32, EM_386, "vdso32", "vdso32:",
+	  "arch/x86/entry/vdso/vdso32/vclock_gettime.c" },
+	{ ELFCLASS32, EM_X86_64, "vdsox32", "vdsox32:",
+	  "arch/x86/entry/vdso/vclock_gettime.c" },
 };
 
 /* Version definitions are few: vdso32 has three with the base. */
@@ -54,6 +63,7 @@ struct image {
 	Elf *elf;
 	Dwarf *dw;			/* NULL: no DWARF */
 	const char *versions[MAX_VERSIONS];	/* by index; in @elf */
+	struct source_tree tree;
 	struct type_closure *tc;
 	/* the subprograms with code, by low PC */
 	struct subprogram {
@@ -353,9 +363,13 @@ static int collect_image(struct image *im, struct snapshot *s)
 		pr_warn("%s: no DWARF (%s): the %s symbols are collected without prototypes; the image with debug info is arch/x86/entry/vdso/%s.so.dbg in a build directory",
 			im->path, dwarf_errmsg(-1), name, name);
 	if (im->dw) {
-		im->tc = type_closure__new(s, image_kinds[im->kind].prefix);
+		im->tc = type_closure__new(s, image_kinds[im->kind].prefix,
+					   &im->tree);
 		err = im->tc ? index_subprograms(im) : -ENOMEM;
 	}
+	if (!err && im->dw)
+		err = source_tree__find(&im->tree, im->dw,
+					image_kinds[im->kind].unit);
 	s->vdso.collected = true;
 	if (!err)
 		err = read_symbols(im, s);
@@ -386,6 +400,7 @@ int vdso__collect(const char *path, struct snapshot *s)
 	if (err == -ENOMEM)
 		pr_err("%s: out of memory", path);
 	type_closure__free(im.tc);
+	source_tree__release(&im.tree);
 	free(im.subprograms);
 	if (im.dw)
 		dwarf_end(im.dw);

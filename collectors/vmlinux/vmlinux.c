@@ -53,6 +53,7 @@
 #include "lib/print.h"
 #include "kimage.h"
 #include "syscall-switch.h"
+#include "collectors/dwarf/source-tree.h"
 #include "collectors/dwarf/types.h"
 #include "vmlinux.h"
 
@@ -172,6 +173,7 @@ struct cu_functions {
 struct collect {
 	struct kimage k;
 	Dwarf *dw;
+	struct source_tree tree;	/* its top from init/main.c's unit */
 	struct snapshot *s;
 	struct vmlinux_stats *st;
 	struct type_closure *tc;
@@ -529,7 +531,9 @@ static bool is_unused_regs(Dwarf_Die *param)
 
 /*
  * The arguments of syscall @index of ABI @d, entered at @addr, from its
- * __do_@fn ("sys_read", "compat_sys_ioctl"), in @d's sizes.
+ * __do_@fn ("sys_read", "compat_sys_ioctl"), in @d's sizes, and the file
+ * of that function: that of its SYSCALL_DEFINE, as __se_sys_ and the entry
+ * point have it too.
  */
 static int dwarf_signature(struct collect *c, const struct abi_def *d,
 			   size_t index, uint64_t addr, const char *fn)
@@ -549,6 +553,10 @@ static int dwarf_signature(struct collect *c, const struct abi_def *d,
 			do_fn = &f->v[i].die;
 	if (!do_fn)
 		return 0;
+	err = source_tree__decl_file(&c->tree, do_fn,
+				     &c->s->syscalls.v[index].file);
+	if (err)
+		return err;
 	if (!dwarf_child(do_fn, &param)) {
 		do {
 			struct syscall_arg *arg;
@@ -1001,6 +1009,7 @@ static void collect_release(struct collect *c)
 	free(c->meta);
 	free(c->cus);
 	type_closure__free(c->tc);
+	source_tree__release(&c->tree);
 	if (c->dw)
 		dwarf_end(c->dw);
 	kimage__close(&c->k);
@@ -1025,9 +1034,11 @@ int vmlinux__collect(const char *path, const char *syscalls_dir,
 		if (!c.dw)
 			pr_warn("%s: no DWARF (%s): syscall arguments come from the ftrace metadata (in 6.1's layout), no types are collected",
 				path, dwarf_errmsg(-1));
-		c.tc = type_closure__new(s, "");
+		c.tc = type_closure__new(s, "", &c.tree);
 		err = c.tc ? 0 : -ENOMEM;
 	}
+	if (!err && c.dw)
+		err = source_tree__find(&c.tree, c.dw, "init/main.c");
 	if (!err)
 		err = read_meta(&c);
 	if (!err)

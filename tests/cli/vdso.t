@@ -43,6 +43,11 @@ for image in ("vdso64", "vdso32", "vdsox32"):
           % (image, want), json.dumps(tv))
     check(not any(":" not in name for name in s["types"]),
           "%s: every type has the image's prefix" % image)
+    # vdso.c, compiled in the fixture's directory, defines them
+    check(tv.get("file") == "vdso.c" and
+          "file" not in s["types"][image + ":int"],
+          "%s: struct __kernel_old_timeval is declared in vdso.c, int nowhere"
+          % image, json.dumps(tv.get("file")))
 
 s64 = {v["name"]: v for v in load("vdso64")["vdso"]}
 check(s64["clock_gettime"].get("return") == s64["__vdso_clock_gettime"]["return"] and

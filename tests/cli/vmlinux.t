@@ -16,6 +16,14 @@ else
 fi
 is "$err" "kabidiff: warning: $MINI: syscall 1 (newstat): DWARF says 3 arguments, the ftrace metadata 2" \
    "the ftrace metadata cross-checks the DWARF argument counts"
+# mini.elf's unit was compiled in the fixture's directory (DW_AT_comp_dir),
+# which its DW_AT_decl_file names mini.c in: the file is relative to it,
+# that of __do_sys_read for read; a base type has none
+is "$(printf '%s\n' "$out" | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print(d["syscalls"][0]["name"], d["syscalls"][0].get("file"),
+      d["types"]["struct mini_stat"].get("file"), d["types"]["int"].get("file"))')" \
+   "read mini.c mini.c None" "DW_AT_decl_file: read and struct mini_stat are in mini.c"
 
 # bad NAME MESSAGE: collecting $TMP/NAME fails with MESSAGE and writes nothing
 bad() {
@@ -66,5 +74,7 @@ d = json.load(sys.stdin)
 print("types" in d, [(s["name"], [a["type"] for a in s["args"]], s["sources"]) for s in d["syscalls"][:2]])')" \
    "False [('read', ['unsigned int', 'char *', 'size_t'], ['table', 'ftrace']), ('newstat', ['const char *', 'struct stat *'], ['table', 'ftrace'])]" \
    "no DWARF: signatures from the ftrace metadata, no types part"
+is "$(printf '%s\n' "$out" | grep -c '"file"')" "0" \
+   "no DWARF: no declaring file"
 
 done_testing

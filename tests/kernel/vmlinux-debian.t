@@ -4,8 +4,9 @@
 # linux-source-6.1's syscall_64.tbl number by number, every implemented
 # syscall has a DWARF signature whose argument count the ftrace metadata
 # confirms, the ia32 and x32 numbers have the signatures of what they run
-# (compat ones over compat types), and the layouts of the UAPI structs,
-# native and compat, agree with pahole's.
+# (compat ones over compat types), syscalls and types have the files of
+# the tree that declare them, and the layouts of the UAPI structs, native
+# and compat, agree with pahole's.
 . "$(dirname "$0")/../lib.sh"
 
 VMLINUX=$("$TOP/tests/debian-vmlinux.sh") || {
@@ -84,6 +85,46 @@ print(("ok" if sig("ia32", "stat") == ("__ia32_compat_sys_newstat",
 print(("ok" if sig("x32", "lseek") == ("__x64_sys_lseek",
        [("unsigned int", 4), ("off_t", 8), ("unsigned int", 4)])
        else "not ok") + " - x32 lseek: the native sys_lseek, off_t passed in 8 bytes")
+PY
+
+# Declaring files (DW_AT_decl_file), relative to the top of the tree: the
+# units name the tree's files relative to it (Debian maps its build path
+# away), the generated headers relative to the build directory
+run_checker "the checker of the declaring files" python3 - "$TMP/snap.json" "$TREE" <<'PY'
+import json, os, sys
+snap = json.load(open(sys.argv[1]))
+by = {(s["abi"], s["name"]): s for s in snap["syscalls"]}
+types = snap["types"]
+def check(got, want, why):
+    print(("ok" if got == want else "not ok") + f" - {why}: {want}")
+    if got != want:
+        print(f"#   got {got}")
+# fs/read_write.c: SYSCALL_DEFINE3(read, ...), __do_sys_read's file
+check(by[("x86_64", "read")].get("file"), "fs/read_write.c", "read")
+# the ia32 number runs the same sys_read
+check(by[("ia32", "read")].get("file"), "fs/read_write.c", "ia32 read")
+# fs/ioctl.c: COMPAT_SYSCALL_DEFINE3(ioctl, ...)
+check(by[("ia32", "ioctl")].get("file"), "fs/ioctl.c", "ia32 ioctl")
+# kernel/sys.c: SYSCALL_DEFINE0(getpid)
+check(by[("x86_64", "getpid")].get("file"), "kernel/sys.c", "getpid")
+# x86_64's struct stat is the second one of the uapi asm/stat.h (#else of __i386__)
+check(types["struct stat"].get("file"), "arch/x86/include/uapi/asm/stat.h",
+      "struct stat")
+# struct compat_stat is the kernel's own, in asm/compat.h
+check(types["struct compat_stat"].get("file"), "arch/x86/include/asm/compat.h",
+      "struct compat_stat")
+# a typedef: include/linux/types.h has "typedef __kernel_size_t size_t;"
+check(types["size_t"].get("file"), "include/linux/types.h", "size_t")
+check(types["unsigned int"].get("file"), None, "a base type has no file")
+impl = [s for s in snap["syscalls"] if s["implemented"] and "dwarf" in s["sources"]]
+check(sum("file" in s for s in impl), len(impl),
+      "every syscall typed from DWARF has a file")
+defined = [t for t in types.values() if t["kind"] != "base" and not t.get("incomplete")]
+check(sum("file" in t for t in defined), len(defined),
+      "every defined type that is not a base type has a file")
+files = {r["file"] for r in list(types.values()) + snap["syscalls"] if "file" in r}
+missing = sorted(f for f in files if not os.path.isfile(os.path.join(sys.argv[2], f)))
+check(missing, [], f"the {len(files)} files are files of the source tree")
 PY
 
 # Struct layouts against pahole on the same file

@@ -196,6 +196,36 @@ static void test_type_extended(void **state)
 	      "member-added struct args.c\n");
 }
 
+/*
+ * args() of a kernel that declares its types in @header and foo in
+ * @source (NULL: the snapshot does not know).
+ */
+static struct snapshot *args_in(const char *header, const char *source)
+{
+	struct snapshot *s = args(false, "__u32", 4, true);
+	size_t i;
+
+	for (i = 0; i < s->types.nr; i++)
+		s->types.v[i].file = header ? strdup(header) : NULL;
+	s->syscalls.v[0].file = source ? strdup(source) : NULL;
+	return s;
+}
+
+/*
+ * Where a type or a syscall is declared is not ABI: types moved to another
+ * header and a syscall to another file, or a snapshot that does not know
+ * where they are, are no change.
+ */
+static void test_file_ignored(void **state)
+{
+	check(args_in("include/uapi/linux/a.h", "fs/a.c"),
+	      args_in("include/uapi/asm-generic/b.h", "kernel/b.c"), "");
+	check(args_in(NULL, NULL), args_in("include/uapi/linux/a.h", "fs/a.c"),
+	      "");
+	check(args_in("include/uapi/linux/a.h", "fs/a.c"), args_in(NULL, NULL),
+	      "");
+}
+
 /* struct attr { __u32 type; __u32 @second; [__u64 config;] } */
 static struct snapshot *attr(bool grown, const char *second)
 {
@@ -327,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_anonymous_flattened),
 		cmocka_unit_test(test_anonymous_by_ordinal),
 		cmocka_unit_test(test_type_extended),
+		cmocka_unit_test(test_file_ignored),
 		cmocka_unit_test(test_own_size_member),
 		cmocka_unit_test(test_spare_shrinks),
 		cmocka_unit_test(test_flexible_array),

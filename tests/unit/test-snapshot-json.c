@@ -162,6 +162,12 @@ static void test_load_full(void **state)
 	assert_true(find_type(s, "struct sock")->incomplete);
 	assert_string_equal(find_type(s, "__kernel_timespec")->target,
 			    "struct __kernel_timespec");
+	/* the declaring file where the fixture gives one */
+	assert_string_equal(s->syscalls.v[1].file, "fs/read_write.c");
+	assert_null(s->syscalls.v[2].file);
+	assert_string_equal(find_type(s, "struct stat")->file,
+			    "arch/x86/include/uapi/asm/stat.h");
+	assert_null(find_type(s, "struct epoll_event")->file);
 
 	assert_int_equal(s->docs.nr, 7);
 	assert_int_equal(s->docs.v[0].level, LEVEL_OBSOLETE);
@@ -264,6 +270,67 @@ static void test_round_trip_bytes(void **state)
 	free(second);
 	snapshot__free(s);
 	snapshot__free(back);
+	remove_tmp_files();
+}
+
+/*
+ * A syscall and types with and without a declaring file: written where
+ * there is one, read back as it was, and the file written again is the
+ * same.  A document of version 3 has none, and still loads.
+ */
+static void test_round_trip_file(void **state)
+{
+	static const char v3[] =
+		"{\"format\": \"kabidiff-snapshot\", \"version\": 3, \"kernel\": {},\n"
+		" \"types\": {\"int\": {\"kind\": \"base\", \"size\": 4}}}\n";
+	struct snapshot *s = snapshot__new(), *back;
+	struct syscall *sc = snapshot__add_syscall(s);
+	struct type_def *t;
+	char *first, *second;
+	size_t len1, len2;
+	FILE *f;
+
+	sc->abi = strdup("x86_64");
+	sc->name = strdup("read");
+	sc->file = strdup("fs/read_write.c");
+	assert_int_equal(snapshot__add_syscall_abi(s, "x86_64"), 0);
+	t = snapshot__add_type(s);
+	t->name = strdup("struct stat");
+	t->file = strdup("arch/x86/include/uapi/asm/stat.h");
+	t = snapshot__add_type(s);
+	t->name = strdup("int");
+	t->kind = TYPE_BASE;
+	assert_int_equal(snapshot__save(s, tmp_path("f.json")), 0);
+	first = slurp(tmp_path("f.json"), &len1);
+	assert_non_null(strstr(first, "      \"file\": \"fs/read_write.c\",\n"));
+	assert_non_null(strstr(first,
+		"      \"file\": \"arch/x86/include/uapi/asm/stat.h\",\n"));
+	assert_non_null(strstr(first, "\"int\": {\n      \"kind\": \"base\",\n"
+				      "      \"size\": 0\n    }"));
+
+	back = snapshot__load(tmp_path("f.json"));
+	assert_non_null(back);
+	assert_string_equal(back->syscalls.v[0].file, "fs/read_write.c");
+	assert_null(back->types.v[0].file);
+	assert_string_equal(back->types.v[1].file,
+			    "arch/x86/include/uapi/asm/stat.h");
+	assert_int_equal(snapshot__save(back, tmp_path("g.json")), 0);
+	second = slurp(tmp_path("g.json"), &len2);
+	assert_int_equal(len1, len2);
+	assert_memory_equal(first, second, len1);
+
+	f = fopen(tmp_path("v3.json"), "w");
+	assert_non_null(f);
+	fputs(v3, f);
+	fclose(f);
+	snapshot__free(back);
+	back = snapshot__load(tmp_path("v3.json"));
+	assert_non_null(back);
+	assert_null(back->types.v[0].file);
+	free(first);
+	free(second);
+	snapshot__free(back);
+	snapshot__free(s);
 	remove_tmp_files();
 }
 
@@ -915,6 +982,7 @@ int main(void)
 		cmocka_unit_test(test_load_full),
 		cmocka_unit_test(test_load_version_1),
 		cmocka_unit_test(test_round_trip_bytes),
+		cmocka_unit_test(test_round_trip_file),
 		cmocka_unit_test(test_save_mode),
 		cmocka_unit_test(test_save_fails_atomically),
 		cmocka_unit_test(test_save_refuses_duplicates),
