@@ -70,9 +70,9 @@ ENGINE_SRCS	:= $(addprefix abidiff/match/,what-index.c what-normal.c sysfs-tree.
 		   $(addprefix abidiff/diff/,change.c diff.c sysfs.c syscalls.c vdso.c types.c \
 			docs.c) \
 		   abidiff/policy/policy.c \
-		   abidiff/notify/maintainers.c \
+		   $(addprefix abidiff/notify/,maintainers.c notify.c) \
 		   $(addprefix abidiff/report/,filter.c header.c text.c json.c markdown.c \
-			ktap.c junit.c sarif.c)
+			ktap.c junit.c sarif.c notify.c)
 COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
 		   $(addprefix collectors/sysfs/,sysfs-dir.c stream-reader.c machine.c modules.c \
 			initramfs.c unpack.c boot.c) \

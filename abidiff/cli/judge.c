@@ -43,6 +43,10 @@ static int parse_format(const char *name, enum report_format *out)
  */
 static int check_options(const struct diff_options *o)
 {
+	if (o->notify && (o->filter.stat || o->format != REPORT_TEXT)) {
+		pr_err("--notify prints whom to tell as text: not with --stat, --format or --json");
+		return -EINVAL;
+	}
 	if (!o->filter.stat || o->format == REPORT_TEXT ||
 	    o->format == REPORT_JSON || o->format == REPORT_MARKDOWN)
 		return 0;
@@ -233,7 +237,27 @@ static bool no_color(void)
 	return v && *v;
 }
 
-static int render(const struct judgement *all, const struct diff_options *o)
+/* --notify: the findings that count, unless --verdict says otherwise. */
+static int render_notify(const struct judgement *all,
+			 const struct diff_options *o,
+			 const struct maintainers *m)
+{
+	struct report_filter filter = o->filter;
+	struct judgement j;
+	int err;
+
+	if (!o->verdict_given)
+		filter.verdict = VERDICT_WARN;
+	err = report_filter__apply(&filter, all, &j);
+	if (!err)
+		err = show_report_notify(&j, m, stdout);
+	free(j.v);
+	return err;
+}
+
+static int render_report(const struct judgement *all,
+			 const struct diff_options *o,
+			 const struct maintainers *m)
 {
 	struct judgement j;
 	int err = report_filter__apply(&o->filter, all, &j);
@@ -242,10 +266,10 @@ static int render(const struct judgement *all, const struct diff_options *o)
 		return err;
 	switch (o->format) {
 	case REPORT_JSON:
-		err = show_report_json(&j, &o->filter, stdout);
+		err = show_report_json(&j, &o->filter, m, stdout);
 		break;
 	case REPORT_MARKDOWN:
-		err = show_report_markdown(&j, &o->filter, stdout);
+		err = show_report_markdown(&j, &o->filter, m, stdout);
 		break;
 	case REPORT_KTAP:
 		err = show_report_ktap(&j, &o->filter, stdout);
@@ -257,12 +281,30 @@ static int render(const struct judgement *all, const struct diff_options *o)
 		err = show_report_sarif(&j, &o->filter, stdout);
 		break;
 	default:
-		err = show_report_text(&j, &o->filter, stdout, o->colour < 0 ?
+		err = show_report_text(&j, &o->filter, m, stdout, o->colour < 0 ?
 				       isatty(STDOUT_FILENO) && !no_color() :
 				       o->colour);
 		break;
 	}
 	free(j.v);
+	return err;
+}
+
+/* The report @o asks for, with the MAINTAINERS file it names. */
+static int render(const struct judgement *j, const struct diff_options *o)
+{
+	struct maintainers m = { 0 };
+	int err = 0;
+
+	if (o->maintainers_file)
+		err = maintainers__load(&m, o->maintainers_file);
+	if (err)
+		return err;
+	if (o->notify)
+		err = render_notify(j, o, o->maintainers_file ? &m : NULL);
+	else
+		err = render_report(j, o, o->maintainers_file ? &m : NULL);
+	maintainers__release(&m);
 	return err;
 }
 
@@ -485,6 +527,7 @@ int diff_option__verdict(const char *cmd, const struct cli_option *opt,
 
 	if (!name_table__parse(names, ARRAY_SIZE(names), arg, &i)) {
 		o->filter.verdict = i;
+		o->verdict_given = true;
 		return 0;
 	}
 	usage_error(cmd, "--verdict is break, warn or note, not '%s'", arg);

@@ -24,6 +24,9 @@ struct diff_options {
 	int colour;		/* -1: auto */
 	unsigned int parts;	/* 1 << PART_*: --parts; 0: every part */
 	struct report_filter filter;	/* --verdict, --only, --stat */
+	bool verdict_given;	/* --verdict, which --notify defaults to warn */
+	bool notify;		/* --notify: whom to tell, not the report */
+	const char *maintainers_file;	/* --maintainers */
 };
 
 #define DIFF_OPTIONS_INIT \
@@ -42,6 +45,8 @@ struct diff_options {
 	OPT_CALLBACK(0, "verdict", (o), diff_option__verdict), \
 	OPT_CALLBACK(0, "only", (o), diff_option__only), \
 	OPT_BOOL(0, "stat", &(o)->filter.stat), \
+	OPT_BOOL(0, "notify", &(o)->notify), \
+	OPT_STRING(0, "maintainers", &(o)->maintainers_file), \
 	OPT_CALLBACK_OPTARG(0, "color", (o), diff_option__color), \
 	OPT_CALLBACK_NOARG('j', "json", (o), diff_option__json), \
 	OPT_OUTPUT()
@@ -61,6 +66,12 @@ struct diff_options {
 	"                    every part is still compared, and counted as above\n" \
 	"  --stat            counts per part, kind, level and verdict instead of\n" \
 	"                    the findings (text, json and markdown)\n" \
+	"  --notify          whom to tell and what each should look at, ready to\n" \
+	"                    paste into a mail: the findings of verdict warn or\n" \
+	"                    worse unless --verdict says otherwise\n" \
+	"  --maintainers FILE  the kernel tree's MAINTAINERS: also tell the lists\n" \
+	"                    of the files that declare a type or syscall, or hold\n" \
+	"                    the finding's doc entry\n" \
 	"  --color[=WHEN]    auto (the default: on a terminal, unless NO_COLOR is\n" \
 	"                    set and not empty), always (a bare --color) or never\n" \
 	OUTPUT_HELP

@@ -591,9 +591,22 @@ static int find_cap(const struct policy *p, const char *subject,
 	return 0;
 }
 
+int doc_entry__cmp(const struct doc_entry *a, const struct doc_entry *b)
+{
+	int c;
+
+	if (!a || !b)
+		return !a - !b;
+	c = strcmp(a->file, b->file);
+	if (c)
+		return c;
+	return a->line < b->line ? -1 : a->line > b->line;
+}
+
 static int finding_cmp(const void *pa, const void *pb)
 {
 	const struct finding *a = pa, *b = pb;
+	int c;
 
 	if (!a->waiver != !b->waiver)
 		return a->waiver ? 1 : -1;
@@ -601,6 +614,9 @@ static int finding_cmp(const void *pa, const void *pb)
 		return a->verdict > b->verdict ? -1 : 1;
 	if (a->level != b->level)
 		return a->level < b->level ? -1 : 1;
+	c = doc_entry__cmp(a->doc, b->doc);
+	if (c)
+		return c;
 	return a->change < b->change ? -1 : a->change > b->change;
 }
 

@@ -78,6 +78,12 @@ struct waivers {
 int waivers__load(struct waivers *w, const char *path);
 void waivers__release(struct waivers *w);
 
+/*
+ * doc_entry__cmp() - the order of doc entries @a and @b (NULL: none) in a
+ * report: by file, then line, none last; 0 for the same entry.
+ */
+int doc_entry__cmp(const struct doc_entry *a, const struct doc_entry *b);
+
 /* One change, judged. */
 struct finding {
 	const struct change *change;
@@ -91,8 +97,8 @@ struct finding {
 
 /*
  * The judged changes, in the order reports show them: accepted ones last,
- * then by verdict (most severe first), level (most stable first) and the
- * diff's order.
+ * then by verdict (most severe first), level (most stable first), doc entry
+ * (by file and line, none last) and the diff's order.
  */
 struct judgement {
 	const struct snapshot *old, *new;

@@ -65,12 +65,36 @@ static json_t *instances_json(const struct change *c)
 	return arr;
 }
 
-static json_t *finding_json(const struct judgement *j, const struct finding *f)
+/* Whom to tell about @f: [{"address", "why"}...]; NULL (ENOMEM). */
+static json_t *notify_json(const struct judgement *j, const struct finding *f,
+			   const struct maintainers *m)
+{
+	struct notice *v;
+	size_t i, nr;
+	json_t *arr;
+
+	if (notify__finding(j, f, m, &v, &nr))
+		return NULL;
+	arr = json_array();
+	for (i = 0; arr && i < nr; i++) {
+		if (json_array_append_new(arr, json_pack("{s:o, s:o}",
+							 "address", jstr__new(v[i].address),
+							 "why", jstr__new(v[i].why)))) {
+			json_decref(arr);
+			arr = NULL;
+		}
+	}
+	notices__free(v, nr);
+	return arr;
+}
+
+static json_t *finding_json(const struct judgement *j, const struct finding *f,
+			    const struct maintainers *m)
 {
 	const struct change *c = f->change;
 	json_t *obj;
 
-	obj = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:o}",
+	obj = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o}",
 			 "verdict", verdict__name(f->verdict),
 			 "level", abi_level__name(f->level),
 			 "kind", change_kind__name(c->kind),
@@ -78,6 +102,8 @@ static json_t *finding_json(const struct judgement *j, const struct finding *f)
 			 "subject", jstr__new(c->subject),
 			 "old", jstr_or_null(c->old), "new", jstr_or_null(c->new),
 			 "doc", doc_json(f->doc),
+			 "declared_in", jstr_or_null(finding__declaring_file(j, f)),
+			 "notify", notify_json(j, f, m),
 			 "removal_ahead", f->removal_ahead,
 			 "waiver", waiver_json(j, f->waiver));
 	/* only on a change about several nodes, see report.schema.json */
@@ -178,14 +204,15 @@ static json_t *stat_json(const struct judgement *j)
 }
 
 static json_t *report_json(const struct judgement *j,
-			   const struct report_filter *filter)
+			   const struct report_filter *filter,
+			   const struct maintainers *m)
 {
 	bool stat = filter && filter->stat;
 	json_t *findings = json_array(), *root;
 	size_t i;
 
 	for (i = 0; !stat && findings && i < j->nr; i++) {
-		if (json_array_append_new(findings, finding_json(j, &j->v[i]))) {
+		if (json_array_append_new(findings, finding_json(j, &j->v[i], m))) {
 			json_decref(findings);
 			return NULL;
 		}
@@ -220,9 +247,10 @@ static json_t *report_json(const struct judgement *j,
 }
 
 int show_report_json(const struct judgement *j,
-		     const struct report_filter *filter, FILE *out)
+		     const struct report_filter *filter,
+		     const struct maintainers *m, FILE *out)
 {
-	json_t *root = report_json(j, filter);
+	json_t *root = report_json(j, filter, m);
 	int err = !root || json_dumpf(root, out, JSON_INDENT(2)) ||
 		  fputc('\n', out) == EOF;
 

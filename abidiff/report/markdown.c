@@ -40,8 +40,8 @@ static void show_cell(FILE *out, const char *s)
 }
 
 /*
- * "stable/sysfs-foo#3; Contact: ...; Users: ..." on one line, and the
- * waiver that accepted the change.
+ * "stable/sysfs-foo#3" (its Contact: and Users: are in the entries'
+ * table), and the waiver that accepted the change.
  */
 static void show_doc_cell(FILE *out, const struct judgement *j,
 			  const struct finding *f)
@@ -62,11 +62,6 @@ static void show_doc_cell(FILE *out, const struct judgement *j,
 	if (d && len < sizeof(buf))
 		len += snprintf(buf + len, sizeof(buf) - len, "%s#%u", d->file,
 				d->line);
-	if (d && d->contact && len < sizeof(buf))
-		len += snprintf(buf + len, sizeof(buf) - len, "; Contact: %s",
-				d->contact);
-	if (d && d->users && len < sizeof(buf))
-		snprintf(buf + len, sizeof(buf) - len, "; Users: %s", d->users);
 	for (len = 0; buf[len]; len++)
 		if (buf[len] == '\n' || buf[len] == '\t')
 			buf[len] = ' ';
@@ -123,6 +118,92 @@ static size_t table_size(const struct judgement *j, size_t i)
 	return n;
 }
 
+/* A multi-line field as one cell: its lines joined by blanks. */
+static void show_field_cell(FILE *out, const char *text)
+{
+	char buf[4096];
+	char *p;
+
+	if (!text) {
+		show_cell(out, NULL);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (p = buf; *p; p++)
+		if (*p == '\n' || *p == '\t')
+			*p = ' ';
+	show_cell(out, buf);
+}
+
+/* Whether a finding before @i has the doc entry of the @i-th. */
+static bool doc_shown_before(const struct judgement *j, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < i; k++)
+		if (!doc_entry__cmp(j->v[k].doc, j->v[i].doc))
+			return true;
+	return false;
+}
+
+/* Each doc entry of the findings once, with its Contact: and Users:. */
+static void show_entries(FILE *out, const struct judgement *j)
+{
+	bool head = false;
+	size_t i, k, count;
+
+	for (i = 0; i < j->nr; i++) {
+		const struct doc_entry *d = j->v[i].doc;
+		char where[4096];
+
+		if (!d || doc_shown_before(j, i))
+			continue;
+		if (!head)
+			fputs("\n### Documentation entries\n\n| entry | findings | contact | users |\n|---|---:|---|---|\n",
+			      out);
+		head = true;
+		for (k = i, count = 0; k < j->nr; k++)
+			count += !doc_entry__cmp(j->v[k].doc, d);
+		snprintf(where, sizeof(where), "%s#%u", d->file, d->line);
+		fputc('|', out);
+		show_cell(out, where);
+		fprintf(out, " %zu |", count);
+		show_field_cell(out, d->contact);
+		show_field_cell(out, d->users);
+		fputc('\n', out);
+	}
+}
+
+/* Whom to tell, with why and how many findings, as --notify says. */
+static int show_recipients(FILE *out, const struct judgement *j,
+			   const struct maintainers *m)
+{
+	struct notify n = { 0 };
+	size_t i, k;
+	int err = notify__build(&n, j, m);
+
+	if (!err && n.nr)
+		fputs("\n### Whom to notify\n\n| recipient | findings | why |\n|---|---:|---|\n",
+		      out);
+	for (i = 0; !err && i < n.nr; i++) {
+		const struct recipient *r = &n.v[i];
+		char why[4096];
+		size_t len = 0;
+
+		why[0] = '\0';
+		for (k = 0; k < r->nr_why && len < sizeof(why); k++)
+			len += snprintf(why + len, sizeof(why) - len, "%s%s",
+					k ? "; " : "", r->why[k]);
+		fputc('|', out);
+		show_cell(out, r->address);
+		fprintf(out, " %zu |", r->nr_findings);
+		show_cell(out, why);
+		fputc('\n', out);
+	}
+	notify__release(&n);
+	return err;
+}
+
 /* --stat: one table row per part, kind, level and verdict. */
 static int show_stat(const struct judgement *j, FILE *out)
 {
@@ -168,7 +249,8 @@ static void show_header(const struct judgement *j, FILE *out)
 }
 
 int show_report_markdown(const struct judgement *j,
-			 const struct report_filter *filter, FILE *out)
+			 const struct report_filter *filter,
+			 const struct maintainers *m, FILE *out)
 {
 	static const char * const titles[VERDICT_COUNT] = {
 		[VERDICT_BREAK] = "Break", [VERDICT_WARN] = "Warn",
@@ -208,5 +290,9 @@ int show_report_markdown(const struct judgement *j,
 		fputc('\n', out);
 		prev = f;
 	}
+	show_entries(out, j);
+	err = show_recipients(out, j, m);
+	if (err)
+		return err;
 	return ferror(out) ? -EIO : 0;
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "notify/notify.h"
 #include "policy/policy.h"
 
 enum report_format {
@@ -83,8 +84,8 @@ int report_stat(const struct judgement *j, struct report_stat_row **rows,
  * or -EIO.
  */
 int show_report_text(const struct judgement *j,
-		     const struct report_filter *filter, FILE *out,
-		     bool colour);
+		     const struct report_filter *filter,
+		     const struct maintainers *m, FILE *out, bool colour);
 
 /*
  * The report header (header.c), the same words in every format.
@@ -118,19 +119,31 @@ char *report_parts(char *buf, size_t size, const struct diff *d);
 char *report_rules(char *buf, size_t size, const struct judgement *j);
 
 /*
- * show_report_json() - the report of docs/report.schema.json, @j and
- * @filter as for show_report_text(); a narrowed one says so in its
+ * show_report_json() - the report of docs/report.schema.json, @j, @filter
+ * and @m as for show_report_text(); a narrowed one says so in its
  * "filter" record.  0 or -EIO.
  */
 int show_report_json(const struct judgement *j,
-		     const struct report_filter *filter, FILE *out);
+		     const struct report_filter *filter,
+		     const struct maintainers *m, FILE *out);
 
 /*
- * show_report_markdown() - for a review mail or a merge request, @j and
- * @filter as for show_report_text().  0 or -EIO.
+ * show_report_markdown() - for a review mail or a merge request, @j,
+ * @filter and @m as for show_report_text(): a table per verdict, then the
+ * doc entries with their Contact: and Users:, then whom to tell.  0 or
+ * -EIO.
  */
 int show_report_markdown(const struct judgement *j,
-			 const struct report_filter *filter, FILE *out);
+			 const struct report_filter *filter,
+			 const struct maintainers *m, FILE *out);
+
+/*
+ * show_report_notify() - --notify: the header's first line, a "To:" line
+ * of every recipient of @j's findings, then each recipient with why and
+ * the findings to look at; @m as for show_report_text().  0 or -EIO.
+ */
+int show_report_notify(const struct judgement *j,
+		       const struct maintainers *m, FILE *out);
 
 /*
  * The reports for CI systems, @j and @filter as for show_report_text()

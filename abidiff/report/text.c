@@ -23,17 +23,18 @@ static int max_int(int a, size_t b)
 	return (size_t)a > b ? a : (int)b;
 }
 
-/* A field of several lines, each indented under its label. */
-static void show_field(FILE *out, const char *label, const char *text)
+/* A field of several lines, each indented under its label at @indent. */
+static void show_field(FILE *out, int indent, const char *label,
+		       const char *text)
 {
 	const char *line = text, *end;
 	char buf[1024];
 
-	fprintf(out, "    %-9s", label);
+	fprintf(out, "%*s%-9s", indent, "", label);
 	for (; line; line = *end ? end + 1 : NULL) {
 		end = strchrnul(line, '\n');
 		if (line != text)
-			fprintf(out, "    %-9s", "");
+			fprintf(out, "%*s%-9s", indent, "", "");
 		snprintf(buf, sizeof(buf), "%.*s", (int)(end - line), line);
 		fputs_quoted(buf, out);
 		fputc('\n', out);
@@ -51,7 +52,7 @@ static void show_instances(FILE *out, const struct change *c)
 	size_t i, shown = c->nr_instances < SHOWN_INSTANCES ?
 			  c->nr_instances : SHOWN_INSTANCES;
 
-	fprintf(out, "    %zu instances: ", c->nr_instances);
+	fprintf(out, "      %zu instances: ", c->nr_instances);
 	for (i = 0; i < shown; i++) {
 		if (i)
 			fputs(", ", out);
@@ -62,39 +63,98 @@ static void show_instances(FILE *out, const struct change *c)
 	fputc('\n', out);
 }
 
+/*
+ * The entry a run of findings shares, once above them, with whom to ask
+ * about it and who uses it; "none" for undocumented findings below a level
+ * that does not say so already.
+ */
+static void show_doc(FILE *out, const struct finding *f)
+{
+	const struct doc_entry *d = f->doc;
+
+	if (!d) {
+		if (f->level != LEVEL_UNDOCUMENTED)
+			fprintf(out, "  %-9snone\n", "doc:");
+		return;
+	}
+	fprintf(out, "  %-9sDocumentation/ABI/", "doc:");
+	fputs_quoted(d->file, out);
+	fprintf(out, "#%u\n", d->line);
+	if (d->contact)
+		show_field(out, 2, "contact:", d->contact);
+	if (d->users)
+		show_field(out, 2, "users:", d->users);
+}
+
+/* The end of the run of findings from @i that show_doc() heads. */
+static size_t doc_group_end(const struct judgement *j, size_t i)
+{
+	const struct finding *f = &j->v[i];
+	size_t k;
+
+	for (k = i + 1; k < j->nr; k++) {
+		const struct finding *g = &j->v[k];
+
+		if (!g->waiver != !f->waiver || g->verdict != f->verdict ||
+		    g->level != f->level || doc_entry__cmp(g->doc, f->doc))
+			break;
+	}
+	return k;
+}
+
+/*
+ * Whom to tell about the findings from @i to @end, when that is more than
+ * the Contact: above says: under their doc entry, or under a finding
+ * without one.
+ */
+static int show_notify(FILE *out, const struct judgement *j, size_t i,
+		       size_t end, const struct maintainers *m)
+{
+	struct notice *v;
+	size_t k, nr, others = 0;
+	int err = notify__findings(j, &j->v[i], end - i, m, &v, &nr);
+
+	if (err)
+		return err;
+	for (k = 0; k < nr; k++)
+		others += !v[k].contact;
+	if (others) {
+		fprintf(out, "%*s%-9s", j->v[i].doc ? 2 : 6, "", "notify:");
+		for (k = 0; k < nr; k++) {
+			if (k)
+				fputs(", ", out);
+			fputs_escaped(v[k].address, out);
+		}
+		fputc('\n', out);
+	}
+	notices__free(v, nr);
+	return 0;
+}
+
 static void show_finding(const struct judgement *j, const struct finding *f,
 			 FILE *out)
 {
 	const struct change *c = f->change;
 
-	fprintf(out, "  %s  ", change_kind__name(c->kind));
+	fprintf(out, "    %s  ", change_kind__name(c->kind));
 	fputs_quoted(c->subject, out);
-	fputs("\n    ", out);
+	fputs("\n      ", out);
 	fputs_quoted(c->old ? c->old : "(absent)", out);
 	fputs(" -> ", out);
 	fputs_quoted(c->new ? c->new : "(absent)", out);
 	fputc('\n', out);
 	if (c->nr_instances)
 		show_instances(out, c);
-	if (f->doc) {
-		fprintf(out, "    %-9sDocumentation/ABI/", "doc:");
-		fputs_quoted(f->doc->file, out);
-		fprintf(out, "#%u\n", f->doc->line);
-		if (f->doc->contact)
-			show_field(out, "contact:", f->doc->contact);
-		if (f->doc->users)
-			show_field(out, "users:", f->doc->users);
-	}
 	if (f->cap) {
-		fprintf(out, "    %-9s", "capped:");
+		fprintf(out, "      %-9s", "capped:");
 		fputs_quoted(f->cap, out);
 		fprintf(out, " is judged %s at most\n", abi_level__name(f->level));
 	}
 	if (f->removal_ahead)
-		fputs("    removed before the date its documentation announced\n",
+		fputs("      removed before the date its documentation announced\n",
 		      out);
 	if (f->waiver) {
-		fprintf(out, "    %-9s%s by %s:%u: ", "waived:",
+		fprintf(out, "      %-9s%s by %s:%u: ", "waived:",
 			verdict__name(f->verdict), j->waivers->file,
 			f->waiver->line);
 		fputs_quoted(f->waiver->reason, out);
@@ -173,8 +233,8 @@ static int show_stat(const struct judgement *j, FILE *out, bool colour)
 }
 
 int show_report_text(const struct judgement *j,
-		     const struct report_filter *filter, FILE *out,
-		     bool colour)
+		     const struct report_filter *filter,
+		     const struct maintainers *m, FILE *out, bool colour)
 {
 	const struct finding *prev = NULL;
 	size_t i, total = report_total(j);
@@ -201,7 +261,17 @@ int show_report_text(const struct judgement *j,
 				     "== note ==", f->verdict, colour && !f->waiver);
 		if (new_group || prev->level != f->level)
 			fprintf(out, "-- %s --\n", abi_level__name(f->level));
+		if (new_group || prev->level != f->level ||
+		    doc_entry__cmp(prev->doc, f->doc)) {
+			show_doc(out, f);
+			err = f->doc ? show_notify(out, j, i, doc_group_end(j, i), m) : 0;
+		}
 		show_finding(j, f, out);
+		/* undocumented findings of all parts: each its own */
+		if (!err && !f->doc)
+			err = show_notify(out, j, i, i + 1, m);
+		if (err)
+			return err;
 		prev = f;
 	}
 	if (total)

@@ -27,7 +27,7 @@ run_kabidiff check --baseline "$TMP/baseline.json" "$BUILD"
 is "$status" 0 "a renumbered syscall the tree does not document: a warn, exit 0"
 run_kabidiff check --strict --baseline "$TMP/baseline.json" "$BUILD"
 is "$status" 1 "the same with --strict: exit 1 (bad)"
-printf '%s\n' "$out" | grep -q '^  syscall-renumbered  x86_64/'
+printf '%s\n' "$out" | grep -q '^    syscall-renumbered  x86_64/'
 is "$?" 0 "and the report names it"
 
 run_kabidiff check --baseline "$TMP/good.json" "$TMP/nowhere"

@@ -88,23 +88,23 @@ kabidiff: $FIXTURES/snapshots/minimal.json has no docs part: collect it with --d
 run_kabidiff diff --color=never --waivers "$D/waivers.txt" "$D/testing.old.json" "$D/testing.new.json"
 is "$status" 0 "waivers: every break accepted, exit 0"
 is "$(printf '%s\n' "$out" | tail -1)" "0 break, 0 warn, 0 note, 31 waived" "waivers: summary counts them"
-is "$(printf '%s\n' "$out" | grep -c '^    waived:  ')" 31 "waivers: each finding names its waiver"
+is "$(printf '%s\n' "$out" | grep -c '^      waived:  ')" 31 "waivers: each finding names its waiver"
 is "$err" "kabidiff: warning: $D/waivers.txt:8: waiver matched no change" "waivers: the unused one is named"
 run_kabidiff diff --format json --waivers "$D/waivers.txt" "$D/testing.old.json" "$D/testing.new.json"
 is "$(printf '%s\n' "$out" | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
 print(r["unused_waivers"], r["findings"][0]["waiver"]["line"])')" \
-   "[{'file': '$D/waivers.txt', 'line': 8, 'subject': '/sys/nowhere'}] 3" \
+   "[{'file': '$D/waivers.txt', 'line': 8, 'subject': '/sys/nowhere'}] 4" \
    "waivers: JSON has the waiver of each finding and the unused ones"
 # a reason is the rest of the line, '#' and all; a quoted one loses its
 # quotes, and a comment may follow it
 printf '%s\n' '* /sys/kabi/* see bug #123, "v2"' '*  "x86_64/kabi_*"  "see bug #124"  # renumbered' \
 	>"$TMP/hash.txt"
 run_kabidiff diff --color=never --waivers "$TMP/hash.txt" "$D/testing.old.json" "$D/testing.new.json"
-is "$(printf '%s\n' "$out" | grep '^    waived:  break ' | sort -u | sed "s|$TMP/||")" \
-   "    waived:  break by hash.txt:1: \"see bug #123, \\\"v2\\\"\"
-    waived:  break by hash.txt:2: see bug #124" \
+is "$(printf '%s\n' "$out" | grep '^      waived:  break ' | sort -u | sed "s|$TMP/||")" \
+   "      waived:  break by hash.txt:1: \"see bug #123, \\\"v2\\\"\"
+      waived:  break by hash.txt:2: see bug #124" \
    "waivers: a reason keeps its '#' and inner quotes, a quoted one loses its quotes"
 
 # policy: a house policy that keeps unstable/ turns the unstable pair red

@@ -75,10 +75,10 @@ is "$status:$out" "0:kabidiff: $R@v1 -> $R@v2; compared: docs
   rules: policy default, waivers none
 == note ==
 -- obsolete --
-  doc-retired  /sys/devices/.../power/wakeup
-    obsolete/sysfs-devices-power#1 -> removed/sysfs-devices-power#1
-    doc:     Documentation/ABI/obsolete/sysfs-devices-power#1
-    contact: linux-pm@vger.kernel.org
+  doc:     Documentation/ABI/obsolete/sysfs-devices-power#1
+  contact: linux-pm@vger.kernel.org
+    doc-retired  /sys/devices/.../power/wakeup
+      obsolete/sysfs-devices-power#1 -> removed/sysfs-devices-power#1
 
 0 break, 0 warn, 1 note, 0 waived" "docs diff --git v1 v2: doc-retired is a note, exit 0; the header has both commits"
 mkdir "$TMP/v1" && git -C "$R" archive v1 | tar -x -C "$TMP/v1"

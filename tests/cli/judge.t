@@ -47,7 +47,7 @@ node-removed /sys/kernel/debug/kabi unstable note
 node-removed /sys/kernel/debug/undoc unstable note" \
    "debugfs: a documented and an undocumented debugfs file are judged unstable"
 run_kabidiff diff --color=never "$TMP/old.json" "$TMP/new.json"
-printf '%s\n' "$out" | grep -A3 '/sys/kernel/debug/kabi$' | grep -q '^    capped:  /sys/kernel/debug is judged unstable at most$'
+printf '%s\n' "$out" | grep -A3 '/sys/kernel/debug/kabi$' | grep -q '^      capped:  /sys/kernel/debug is judged unstable at most$'
 is "$?" 0 "debugfs: the text report says which cap lowered the level"
 
 # a policy file's cap lines: the last one that matches wins

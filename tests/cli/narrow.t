@@ -36,7 +36,7 @@ is "$status:$(printf '%s\n' "$out" | tail -2)" "1:20 break, 1 warn, 10 note, 0 w
 shown: 0 of 31 findings (parts docs)" \
    "--only docs: no docs finding, exit 1 all the same"
 run_kabidiff diff --color=never --only syscalls,types --verdict break "$D/stable.old.json" "$D/stable.new.json"
-is "$(drop_details | grep -c '^  [a-z]')" 14 "--only syscalls,types --verdict break: 14 findings"
+is "$(drop_details | grep -c '^    [a-z]')" 14 "--only syscalls,types --verdict break: 14 findings"
 is "$(printf '%s\n' "$out" | grep '^  ' | grep -c '/sys/')" 0 "--only syscalls,types: no sysfs finding"
 is "$(printf '%s\n' "$out" | tail -1)" \
    "shown: 14 of 31 findings (verdict break or worse; parts syscalls, types)" \
@@ -89,7 +89,7 @@ is "$(drop_details | sed -n '1,5p')" "## kabidiff: 20 break, 1 warn, 10 note, 0 
 
 
 Shown: 7 of 31 findings (verdict warn or worse; parts sysfs)." "Markdown: the header, then what is shown"
-is "$(printf '%s\n' "$out" | grep '^###' | tr '\n' ' ')" "### Break (6) ### Warn (1) " \
+is "$(printf '%s\n' "$out" | grep '^###' | tr '\n' ' ')" "### Break (6) ### Warn (1) ### Documentation entries ### Whom to notify " \
    "Markdown: each table counts the findings it shows"
 is "$(printf '%s\n' "$out" | grep -c '^| stable |')" 7 "Markdown: 7 rows"
 run_kabidiff diff --format markdown --stat "$D/docs.old.json" "$D/docs.new.json"

@@ -67,8 +67,9 @@ static void judge_and_render(const struct snapshot *old,
 	if (j.count[VERDICT_NOTE] + j.count[VERDICT_WARN] +
 	    j.count[VERDICT_BREAK] + j.waived != d.nr)
 		abort();
-	if (show_report_text(&j, null, true) || show_report_json(&j, null) ||
-	    show_report_markdown(&j, null))
+	if (show_report_text(&j, NULL, NULL, null, true) ||
+	    show_report_json(&j, NULL, NULL, null) ||
+	    show_report_markdown(&j, NULL, NULL, null))
 		abort();
 	fclose(null);
 	judgement__release(&j);

@@ -95,6 +95,18 @@ else
 	     "$(diff "$FIXTURES/kernels/e2e.txt" "$TMP/report" | head -40)"
 fi
 
+# whom to tell: the planted syscall and type breaks to linux-api@ (their
+# entry, stable/syscalls, names no Contact:), the sysfs ones to the
+# contact of the entries that document them
+run_kabidiff diff --notify "$TMP/old.json" "$TMP/new.json"
+is "$(printf '%s\n' "$out" | sed -n 2p)" \
+   "To: linux-api@vger.kernel.org, kabidiff developers <kabidiff@example.org>" \
+   "--notify: a To: line of both recipients"
+is "$(printf '%s\n' "$out" | awk '/^[^ ]/ { who = $0 } /^  break / { n[who]++ } END { for (w in n) print n[w], w }' | sort -n)" \
+   "2 kabidiff developers <kabidiff@example.org>
+6 linux-api@vger.kernel.org" \
+   "--notify: each with its breaks"
+
 run_kabidiff "$TMP/old.json" "$TMP/old.json"
 is "$status:$out" "0:" "kabidiff old old: silent, exit 0"
 

@@ -265,11 +265,11 @@ static char *render(struct pair *p, int format, struct judgement *j)
 	j->old_name = "old.json";
 	j->new_name = "new.json";
 	if (format == 0)
-		assert_int_equal(show_report_text(j, NULL, out, false), 0);
+		assert_int_equal(show_report_text(j, NULL, NULL, out, false), 0);
 	else if (format == 1)
-		assert_int_equal(show_report_json(j, NULL, out), 0);
+		assert_int_equal(show_report_json(j, NULL, NULL, out), 0);
 	else
-		assert_int_equal(show_report_markdown(j, NULL, out), 0);
+		assert_int_equal(show_report_markdown(j, NULL, NULL, out), 0);
 	fclose(out);
 	judgement__release(j);
 	return buf;
@@ -287,14 +287,17 @@ static void test_report_lists_instances(void **state)
 	text = render(&p, 0, &j);
 	assert_string_equal(text,
 		"kabidiff: old.json -> new.json; compared: sysfs, docs\n"
+		"  old:   from old.json\n"
+		"  new:   from new.json\n"
+		"  rules: policy default, waivers none\n"
 		"== break ==\n"
 		"-- testing --\n"
-		"  node-removed  /sys/bus/pci/slots/.../module\n"
-		"    link -> ../../../../module/pciehp, ... -> (absent)\n"
-		"    5 instances: /sys/bus/pci/slots/1/module, "
+		"  doc:     Documentation/ABI/testing/sysfs-test#10\n"
+		"    node-removed  /sys/bus/pci/slots/.../module\n"
+		"      link -> ../../../../module/pciehp, ... -> (absent)\n"
+		"      5 instances: /sys/bus/pci/slots/1/module, "
 		"/sys/bus/pci/slots/2/module, /sys/bus/pci/slots/3/module "
 		"(+2 more)\n"
-		"    doc:     Documentation/ABI/testing/sysfs-test#10\n"
 		"\n1 break, 0 warn, 0 note, 0 waived\n");
 	free(text);
 	text = render(&p, 1, &j);
