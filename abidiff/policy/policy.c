@@ -344,7 +344,7 @@ static const struct waiver *same_waiver(const struct waivers *w,
 
 /*
  * "KIND SUBJECT REASON", KIND a change kind or "*", REASON the rest of the
- * line.  Of two waivers of one kind and pattern the second could never
+ * line and not the placeholder 'kabidiff waivers' writes.  Of two waivers of one kind and pattern the second could never
  * match (the first that matches accepts a change) and would be reported
  * as stale: it is refused here instead.
  */
@@ -370,6 +370,11 @@ static int waiver_line(char **field, int nr, unsigned int line, void *ctx)
 		return -EINVAL;
 	if (!field[2][strspn(field[2], " \t\r")]) {
 		pr_err("%s:%u: a waiver needs a reason", w->file, line);
+		return -EINVAL;
+	}
+	if (!strcmp(field[2], WAIVER_REASON_PLACEHOLDER)) {
+		pr_err("%s:%u: the reason is still the placeholder; say why this change is accepted",
+		       w->file, line);
 		return -EINVAL;
 	}
 	same = same_waiver(w, &wv, field[1]);

@@ -54,6 +54,13 @@ void policy__init(struct policy *p);
 int policy__load(struct policy *p, const char *path);
 void policy__release(struct policy *p);
 
+/*
+ * The reason 'kabidiff waivers' gives every waiver it writes, for a person
+ * to replace with the real one: waivers__load() refuses a waiver whose
+ * reason is still this ("FILE:LINE: the reason is still the placeholder").
+ */
+#define WAIVER_REASON_PLACEHOLDER	"FIXME: say why this change is accepted"
+
 struct waiver {
 	bool any_kind;		/* "*" */
 	enum change_kind kind;

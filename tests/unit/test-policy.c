@@ -240,6 +240,28 @@ static void test_empty_reason_is_refused(void **state)
 }
 
 /*
+ * The reason 'kabidiff waivers' writes is for a person to replace: left
+ * as it is, quoted or not, the file is refused.  A reason that only
+ * begins like it is a reason.
+ */
+static void test_placeholder_reason_is_refused(void **state)
+{
+	struct waivers w;
+
+	(void)state;
+	waivers_refused("* /sys/x ok\n"
+			"node-removed /sys/y \"" WAIVER_REASON_PLACEHOLDER "\"  # kabidiff waivers\n",
+			"2: the reason is still the placeholder; say why this change is accepted");
+	waivers_refused("* /sys/x " WAIVER_REASON_PLACEHOLDER " \r\n",
+			"1: the reason is still the placeholder; say why this change is accepted");
+	assert_int_equal(load("* /sys/x " WAIVER_REASON_PLACEHOLDER ": bug #3\n",
+			      NULL, &w), 0);
+	assert_string_equal(w.v[0].reason,
+			    WAIVER_REASON_PLACEHOLDER ": bug #3");
+	waivers__release(&w);
+}
+
+/*
  * A waiver of the kind and pattern of an earlier one could never match:
  * refused, not reported stale after the diff.  Another kind, or "*"
  * besides a kind, is another waiver.
@@ -317,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_quotes_come_off_every_field),
 		cmocka_unit_test(test_text_after_a_quote_is_refused),
 		cmocka_unit_test(test_empty_reason_is_refused),
+		cmocka_unit_test(test_placeholder_reason_is_refused),
 		cmocka_unit_test(test_same_waiver_twice_is_refused),
 		cmocka_unit_test(test_valid_patterns),
 		cmocka_unit_test(test_invalid_patterns_are_refused),
