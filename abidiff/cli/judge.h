@@ -39,7 +39,7 @@ struct diff_options {
 	OPT_STRING(0, "policy", &(o)->policy_file), \
 	OPT_STRING(0, "waivers", &(o)->waiver_file), \
 	OPT_CALLBACK(0, "parts", (o), diff_option__parts), \
-	OPT_CALLBACK(0, "verdict", (o), diff_option__verdict), \
+	OPT_CALLBACK(0, "verdict", &(o)->filter.verdict, diff_option__verdict), \
 	OPT_CALLBACK(0, "only", (o), diff_option__only), \
 	OPT_BOOL(0, "stat", &(o)->filter.stat), \
 	OPT_CALLBACK_OPTARG(0, "color", (o), diff_option__color), \
@@ -65,7 +65,11 @@ struct diff_options {
 	"                    set and not empty), always (a bare --color) or never\n" \
 	OUTPUT_HELP
 
-/* The handlers of OPT_DIFF(): each takes a struct diff_options. */
+/*
+ * The handlers of OPT_DIFF(): each takes a struct diff_options, but
+ * diff_option__verdict(), which takes an enum verdict, for any command's
+ * --verdict.
+ */
 int diff_option__format(const char *cmd, const struct cli_option *opt,
 			const char *arg);
 int diff_option__color(const char *cmd, const struct cli_option *opt,

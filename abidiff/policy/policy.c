@@ -29,7 +29,7 @@ const char *verdict__name(enum verdict v)
 	return v < VERDICT_COUNT ? verdict_names[v] : NULL;
 }
 
-static int verdict__parse(const char *name, enum verdict *out)
+int verdict__parse(const char *name, enum verdict *out)
 {
 	unsigned int i;
 	int err = name_table__parse(verdict_names, VERDICT_COUNT, name, &i);

@@ -125,4 +125,10 @@ void judgement__release(struct judgement *j);
 
 const char *verdict__name(enum verdict v);
 
+/*
+ * verdict__parse() - the verdict called @name ("break", "warn", "note")
+ * into *@out.  Returns 0, or -EINVAL for another name.
+ */
+int verdict__parse(const char *name, enum verdict *out);
+
 #endif /* KABIDIFF_POLICY_H */
