@@ -404,6 +404,52 @@ int waivers__load(struct waivers *w, const char *path)
 	return read_lines(path, &format, w);
 }
 
+/*
+ * The inverse of split_fields() and fnmatch() for one subject.  fnmatch()
+ * takes "\c" for the character c, so escaping '*', '?', '[' and '\' makes
+ * a pattern that matches the subject alone; and a word may begin with "\#"
+ * or "\"" where '#' would begin a comment and '"' a quoted field.  A field
+ * with a blank must be quoted, and then cannot hold a '"'.
+ */
+char *waiver__format_subject(const char *subject, const char **why)
+{
+	bool blank = strpbrk(subject, " \t\r");
+	bool quote = blank || subject[0] == '#';
+	const char *s;
+	char *out, *p;
+
+	*why = NULL;
+	if (!*subject)
+		*why = "it is empty";
+	else if (strchr(subject, '\n'))
+		*why = "it holds a line break";
+	else if (blank && strchr(subject, '"'))
+		*why = "it holds a '\"' and a blank";
+	if (*why) {
+		errno = EINVAL;
+		return NULL;
+	}
+	/* "#a\"b" cannot be quoted, but is the word \#a"b */
+	if (quote && strchr(subject, '"'))
+		quote = false;
+	out = malloc(2 * strlen(subject) + 3);
+	if (!out)
+		return NULL;
+	p = out;
+	if (quote)
+		*p++ = '"';
+	for (s = subject; *s; s++) {
+		if (strchr("*?[\\", *s) ||
+		    (s == subject && !quote && strchr("#\"", *s)))
+			*p++ = '\\';
+		*p++ = *s;
+	}
+	if (quote)
+		*p++ = '"';
+	*p = '\0';
+	return out;
+}
+
 void waivers__release(struct waivers *w)
 {
 	size_t i;

@@ -70,6 +70,20 @@ struct waiver {
 	size_t matched;		/* changes it accepted */
 };
 
+/*
+ * waiver__format_subject() - the SUBJECT field of a waiver that accepts
+ * the subject @subject and no other: its fnmatch() metacharacters ('*',
+ * '?', '[' and '\') escaped with '\', in double quotes when it holds a
+ * blank or begins with '#' (docs/policy.md).  A grouped finding's subject,
+ * a What: pattern or a shape whose '*' stands for the instances, is
+ * escaped the same: it is matched as the text it is, like any subject.
+ *
+ * Returns a malloc()ed string, or NULL with errno ENOMEM, or EINVAL and
+ * *@why saying what the syntax cannot hold: a line break, a '"' with a
+ * blank (a quoted field ends at its '"'), an empty subject.
+ */
+char *waiver__format_subject(const char *subject, const char **why);
+
 struct waivers {
 	char *file;
 	struct waiver *v;
