@@ -88,7 +88,7 @@ CLI_SRCS	:= abidiff/main.c \
 			cache.c progress.c output.c debian.c collect.c side.c \
 			bisect.c) \
 		   $(addprefix abidiff/builtin/,bisect.c check.c collect.c diff.c \
-			docs.c show.c undocumented.c)
+			docs.c show.c undocumented.c waivers.c)
 UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \
 		   test-abidocs test-docmatch test-diff-types test-diff-layout \
 		   test-diff-docs test-diff-sysfs test-print test-fileio \

@@ -65,5 +65,6 @@ int do_docs_search(int argc, char **argv);
 int do_docs_validate(int argc, char **argv);
 int do_show(int argc, char **argv);
 int do_undocumented(int argc, char **argv);
+int do_waivers(int argc, char **argv);
 
 #endif /* KABIDIFF_CLI_H */

@@ -51,6 +51,8 @@ static const struct command commands[] = {
 	{ "undocumented", do_undocumented,
 	  "undocumented (--docs DIR | --docs-git REPO@REV) (--sysfs-dir DIR | SNAPSHOT)",
 	  "the sysfs attributes no entry documents, and the coverage" },
+	{ "waivers", do_waivers, "waivers [--verdict V] [-o FILE] REPORT",
+	  "a waiver file to fill in for the findings of a JSON report" },
 	{ "help", do_help, "help [COMMAND]", "show the help of COMMAND" },
 	{ NULL }
 };

@@ -518,20 +518,20 @@ int diff_option__only(const char *cmd, const struct cli_option *opt,
 int diff_option__verdict(const char *cmd, const struct cli_option *opt,
 			 const char *arg)
 {
-	static const char * const names[VERDICT_COUNT] = {
-		[VERDICT_NOTE] = "note", [VERDICT_WARN] = "warn",
-		[VERDICT_BREAK] = "break",
-	};
-	struct diff_options *o = opt->value;
-	unsigned int i;
-
-	if (!name_table__parse(names, ARRAY_SIZE(names), arg, &i)) {
-		o->filter.verdict = i;
-		o->verdict_given = true;
+	if (!verdict__parse(arg, opt->value))
 		return 0;
-	}
 	usage_error(cmd, "--verdict is break, warn or note, not '%s'", arg);
 	return -EINVAL;
+}
+
+int diff_option__shown_verdict(const char *cmd, const struct cli_option *opt,
+			       const char *arg)
+{
+	struct diff_options *o = opt->value;
+	struct cli_option verdict = { .value = &o->filter.verdict };
+
+	o->verdict_given = true;
+	return diff_option__verdict(cmd, &verdict, arg);
 }
 
 int diff_option__color(const char *cmd, const struct cli_option *opt,

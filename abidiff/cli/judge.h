@@ -42,7 +42,7 @@ struct diff_options {
 	OPT_STRING(0, "policy", &(o)->policy_file), \
 	OPT_STRING(0, "waivers", &(o)->waiver_file), \
 	OPT_CALLBACK(0, "parts", (o), diff_option__parts), \
-	OPT_CALLBACK(0, "verdict", (o), diff_option__verdict), \
+	OPT_CALLBACK(0, "verdict", (o), diff_option__shown_verdict), \
 	OPT_CALLBACK(0, "only", (o), diff_option__only), \
 	OPT_BOOL(0, "stat", &(o)->filter.stat), \
 	OPT_BOOL(0, "notify", &(o)->notify), \
@@ -76,7 +76,12 @@ struct diff_options {
 	"                    set and not empty), always (a bare --color) or never\n" \
 	OUTPUT_HELP
 
-/* The handlers of OPT_DIFF(): each takes a struct diff_options. */
+/*
+ * The handlers of OPT_DIFF(): each takes a struct diff_options, but
+ * diff_option__verdict(), which takes an enum verdict, for any command's
+ * --verdict; diff_option__shown_verdict() is it for the report's filter,
+ * noting that --verdict was given.
+ */
 int diff_option__format(const char *cmd, const struct cli_option *opt,
 			const char *arg);
 int diff_option__color(const char *cmd, const struct cli_option *opt,
@@ -87,6 +92,8 @@ int diff_option__parts(const char *cmd, const struct cli_option *opt,
 		       const char *arg);
 int diff_option__verdict(const char *cmd, const struct cli_option *opt,
 			 const char *arg);
+int diff_option__shown_verdict(const char *cmd, const struct cli_option *opt,
+			       const char *arg);
 int diff_option__only(const char *cmd, const struct cli_option *opt,
 		      const char *arg);
 

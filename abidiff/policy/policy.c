@@ -29,7 +29,7 @@ const char *verdict__name(enum verdict v)
 	return v < VERDICT_COUNT ? verdict_names[v] : NULL;
 }
 
-static int verdict__parse(const char *name, enum verdict *out)
+int verdict__parse(const char *name, enum verdict *out)
 {
 	unsigned int i;
 	int err = name_table__parse(verdict_names, VERDICT_COUNT, name, &i);
@@ -344,7 +344,7 @@ static const struct waiver *same_waiver(const struct waivers *w,
 
 /*
  * "KIND SUBJECT REASON", KIND a change kind or "*", REASON the rest of the
- * line.  Of two waivers of one kind and pattern the second could never
+ * line and not the placeholder 'kabidiff waivers' writes.  Of two waivers of one kind and pattern the second could never
  * match (the first that matches accepts a change) and would be reported
  * as stale: it is refused here instead.
  */
@@ -372,6 +372,11 @@ static int waiver_line(char **field, int nr, unsigned int line, void *ctx)
 		pr_err("%s:%u: a waiver needs a reason", w->file, line);
 		return -EINVAL;
 	}
+	if (!strcmp(field[2], WAIVER_REASON_PLACEHOLDER)) {
+		pr_err("%s:%u: the reason is still the placeholder; say why this change is accepted",
+		       w->file, line);
+		return -EINVAL;
+	}
 	same = same_waiver(w, &wv, field[1]);
 	if (same) {
 		pr_err("%s:%u: the same waiver as line %u", w->file, line,
@@ -397,6 +402,52 @@ int waivers__load(struct waivers *w, const char *path)
 	if (!w->file)
 		return -ENOMEM;
 	return read_lines(path, &format, w);
+}
+
+/*
+ * The inverse of split_fields() and fnmatch() for one subject.  fnmatch()
+ * takes "\c" for the character c, so escaping '*', '?', '[' and '\' makes
+ * a pattern that matches the subject alone; and a word may begin with "\#"
+ * or "\"" where '#' would begin a comment and '"' a quoted field.  A field
+ * with a blank must be quoted, and then cannot hold a '"'.
+ */
+char *waiver__format_subject(const char *subject, const char **why)
+{
+	bool blank = strpbrk(subject, " \t\r");
+	bool quote = blank || subject[0] == '#';
+	const char *s;
+	char *out, *p;
+
+	*why = NULL;
+	if (!*subject)
+		*why = "it is empty";
+	else if (strchr(subject, '\n'))
+		*why = "it holds a line break";
+	else if (blank && strchr(subject, '"'))
+		*why = "it holds a '\"' and a blank";
+	if (*why) {
+		errno = EINVAL;
+		return NULL;
+	}
+	/* "#a\"b" cannot be quoted, but is the word \#a"b */
+	if (quote && strchr(subject, '"'))
+		quote = false;
+	out = malloc(2 * strlen(subject) + 3);
+	if (!out)
+		return NULL;
+	p = out;
+	if (quote)
+		*p++ = '"';
+	for (s = subject; *s; s++) {
+		if (strchr("*?[\\", *s) ||
+		    (s == subject && !quote && strchr("#\"", *s)))
+			*p++ = '\\';
+		*p++ = *s;
+	}
+	if (quote)
+		*p++ = '"';
+	*p = '\0';
+	return out;
 }
 
 void waivers__release(struct waivers *w)

@@ -54,6 +54,13 @@ void policy__init(struct policy *p);
 int policy__load(struct policy *p, const char *path);
 void policy__release(struct policy *p);
 
+/*
+ * The reason 'kabidiff waivers' gives every waiver it writes, for a person
+ * to replace with the real one: waivers__load() refuses a waiver whose
+ * reason is still this ("FILE:LINE: the reason is still the placeholder").
+ */
+#define WAIVER_REASON_PLACEHOLDER	"FIXME: say why this change is accepted"
+
 struct waiver {
 	bool any_kind;		/* "*" */
 	enum change_kind kind;
@@ -62,6 +69,20 @@ struct waiver {
 	unsigned int line;
 	size_t matched;		/* changes it accepted */
 };
+
+/*
+ * waiver__format_subject() - the SUBJECT field of a waiver that accepts
+ * the subject @subject and no other: its fnmatch() metacharacters ('*',
+ * '?', '[' and '\') escaped with '\', in double quotes when it holds a
+ * blank or begins with '#' (docs/policy.md).  A grouped finding's subject,
+ * a What: pattern or a shape whose '*' stands for the instances, is
+ * escaped the same: it is matched as the text it is, like any subject.
+ *
+ * Returns a malloc()ed string, or NULL with errno ENOMEM, or EINVAL and
+ * *@why saying what the syntax cannot hold: a line break, a '"' with a
+ * blank (a quoted field ends at its '"'), an empty subject.
+ */
+char *waiver__format_subject(const char *subject, const char **why);
 
 struct waivers {
 	char *file;
@@ -124,5 +145,11 @@ int policy__judge(const struct policy *p, struct waivers *w,
 void judgement__release(struct judgement *j);
 
 const char *verdict__name(enum verdict v);
+
+/*
+ * verdict__parse() - the verdict called @name ("break", "warn", "note")
+ * into *@out.  Returns 0, or -EINVAL for another name.
+ */
+int verdict__parse(const char *name, enum verdict *out);
 
 #endif /* KABIDIFF_POLICY_H */

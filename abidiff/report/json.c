@@ -11,8 +11,6 @@
 #include "model/jstr.h"
 #include "report.h"
 
-#define REPORT_FORMAT	"kabidiff-report"
-#define REPORT_VERSION	4
 
 /* A string, or JSON null for an absent one. */
 static json_t *jstr_or_null(const char *s)

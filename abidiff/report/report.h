@@ -12,6 +12,10 @@
 #include "notify/notify.h"
 #include "policy/policy.h"
 
+/* The JSON report's "format" and "version" (docs/report.schema.json). */
+#define REPORT_FORMAT	"kabidiff-report"
+#define REPORT_VERSION	4
+
 enum report_format {
 	REPORT_TEXT,
 	REPORT_JSON,

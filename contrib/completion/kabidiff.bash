@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # bash completion for kabidiff: its commands, each command's options (as
-# its --help lists them), the values of --format, --color, --machine and
-# --parts, and file names for the rest.  Installed by make install into
-# share/bash-completion/completions/.
+# its --help lists them), the values of --format, --color, --machine,
+# --parts and --verdict, and file names for the rest.  Installed by make
+# install into share/bash-completion/completions/.
 
 # The long options COMMAND's --help names (and the global ones with none).
 _kabidiff_options()
@@ -30,13 +30,14 @@ _kabidiff()
 	--machine) COMPREPLY=($(compgen -W 'standard minimal' -- "$cur")); return ;;
 	--accel) COMPREPLY=($(compgen -W 'tcg kvm' -- "$cur")); return ;;
 	--parts) COMPREPLY=($(compgen -W 'sysfs syscalls vdso types docs' -- "$cur")); return ;;
+	--verdict) COMPREPLY=($(compgen -W 'break warn note' -- "$cur")); return ;;
 	esac
 
 	if [ -z "$cmd" ]; then
 		if [[ $cur == -* ]]; then
 			COMPREPLY=($(compgen -W "$(_kabidiff_options "${COMP_WORDS[0]}")" -- "$cur"))
 		else
-			COMPREPLY=($(compgen -W 'diff bisect check collect docs show undocumented help' -- "$cur"))
+			COMPREPLY=($(compgen -W 'diff bisect check collect docs show undocumented waivers help' -- "$cur"))
 			[ ${#COMPREPLY[@]} -gt 0 ] || COMPREPLY=($(compgen -f -- "$cur"))
 		fi
 		return

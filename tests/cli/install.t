@@ -1,8 +1,8 @@
 #!/bin/sh
 # make install into a DESTDIR stage: the program, the guest agent, the man
 # page, the docs and schemas the man page cites, the bash completion (which
-# completes commands, a command's options and --format's values); then make
-# uninstall leaves the stage empty.
+# completes commands, a command's options and the values of --format and
+# --verdict); then make uninstall leaves the stage empty.
 . "$(dirname "$0")/../lib.sh"
 
 STAGE=$TMP/stage
@@ -29,6 +29,8 @@ is "$(complete_words kabidiff diff --fo)" "--format " "completion: diff's option
 is "$(complete_words kabidiff collect --de)" "--deb " "completion: collect's options"
 is "$(complete_words kabidiff diff --format j)" "json " "completion: --format's values"
 is "$(complete_words kabidiff docs v)" "validate " "completion: docs' subcommands"
+is "$(complete_words kabidiff waivers --verdict "")" "break note warn " \
+   "completion: waivers' --verdict values"
 
 make -C "$TOP" --no-print-directory DEVELOPER=1 DESTDIR="$STAGE" PREFIX=/usr \
 	uninstall >"$TMP/make.out" 2>&1

@@ -5,6 +5,7 @@
  * whatever level documents it), and how policy and waiver files are read.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -240,6 +241,97 @@ static void test_empty_reason_is_refused(void **state)
 }
 
 /*
+ * The reason 'kabidiff waivers' writes is for a person to replace: left
+ * as it is, quoted or not, the file is refused.  A reason that only
+ * begins like it is a reason.
+ */
+static void test_placeholder_reason_is_refused(void **state)
+{
+	struct waivers w;
+
+	(void)state;
+	waivers_refused("* /sys/x ok\n"
+			"node-removed /sys/y \"" WAIVER_REASON_PLACEHOLDER "\"  # kabidiff waivers\n",
+			"2: the reason is still the placeholder; say why this change is accepted");
+	waivers_refused("* /sys/x " WAIVER_REASON_PLACEHOLDER " \r\n",
+			"1: the reason is still the placeholder; say why this change is accepted");
+	assert_int_equal(load("* /sys/x " WAIVER_REASON_PLACEHOLDER ": bug #3\n",
+			      NULL, &w), 0);
+	assert_string_equal(w.v[0].reason,
+			    WAIVER_REASON_PLACEHOLDER ": bug #3");
+	waivers__release(&w);
+}
+
+/*
+ * A subject written as a waiver's field: read back by waivers__load(), it
+ * is a pattern that matches that subject and not the subjects its
+ * metacharacters would, a grouped finding's pattern or shape included.
+ */
+static void test_subject_written_matches_itself(void **state)
+{
+	static const struct {
+		const char *subject, *field, *other;
+	} t[] = {
+		{ "/sys/kabi/x", "/sys/kabi/x", "/sys/kabi/y" },
+		{ "/sys/kernel/slab/*", "/sys/kernel/slab/\\*", "/sys/kernel/slab/a" },
+		{ "/sys/bus/pci/slots/<N>/module", "/sys/bus/pci/slots/<N>/module",
+		  "/sys/bus/pci/slots/1/module" },
+		{ "/sys/a[0-9]?", "/sys/a\\[0-9]\\?", "/sys/a1b" },
+		{ "/sys/a\\b", "/sys/a\\\\b", "/sys/ab" },
+		{ "struct kabi stat", "\"struct kabi stat\"", "struct kabi_stat" },
+		{ "enum e.*", "\"enum e.\\*\"", "enum e.A" },
+		{ "/sys/a#b\"c", "/sys/a#b\"c", NULL },
+		{ "#x", "\"#x\"", NULL },
+		{ "#x\"y", "\\#x\"y", NULL },
+		{ "\"x", "\\\"x", "x" },
+		{ "/sys/caf\xe9\tx", "\"/sys/caf\xe9\tx\"", NULL },
+	};
+	struct waivers w;
+	const char *why;
+	char text[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		char *field = waiver__format_subject(t[i].subject, &why);
+
+		assert_non_null(field);
+		assert_null(why);
+		assert_string_equal(field, t[i].field);
+		snprintf(text, sizeof(text), "node-removed %s \"ok\"\n", field);
+		free(field);
+		assert_int_equal(load(text, NULL, &w), 0);
+		assert_int_equal(fnmatch(w.v[0].pattern, t[i].subject, 0), 0);
+		if (t[i].other)
+			assert_int_not_equal(fnmatch(w.v[0].pattern,
+						     t[i].other, 0), 0);
+		waivers__release(&w);
+	}
+}
+
+/* What a field cannot hold: said why, nothing written. */
+static void test_subject_the_syntax_cannot_hold(void **state)
+{
+	static const struct {
+		const char *subject, *why;
+	} t[] = {
+		{ "/sys/say \"hi\"", "it holds a '\"' and a blank" },
+		{ "/sys/a\nb", "it holds a line break" },
+		{ "", "it is empty" },
+	};
+	const char *why;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		errno = 0;
+		assert_null(waiver__format_subject(t[i].subject, &why));
+		assert_int_equal(errno, EINVAL);
+		assert_string_equal(why, t[i].why);
+	}
+}
+
+/*
  * A waiver of the kind and pattern of an earlier one could never match:
  * refused, not reported stale after the diff.  Another kind, or "*"
  * besides a kind, is another waiver.
@@ -317,6 +409,9 @@ int main(void)
 		cmocka_unit_test(test_quotes_come_off_every_field),
 		cmocka_unit_test(test_text_after_a_quote_is_refused),
 		cmocka_unit_test(test_empty_reason_is_refused),
+		cmocka_unit_test(test_placeholder_reason_is_refused),
+		cmocka_unit_test(test_subject_written_matches_itself),
+		cmocka_unit_test(test_subject_the_syntax_cannot_hold),
 		cmocka_unit_test(test_same_waiver_twice_is_refused),
 		cmocka_unit_test(test_valid_patterns),
 		cmocka_unit_test(test_invalid_patterns_are_refused),
