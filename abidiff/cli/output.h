@@ -29,7 +29,7 @@ int output_option(const char *cmd, const struct cli_option *opt,
 int json_option(const char *cmd, const struct cli_option *opt,
 		const char *arg);
 
-#define OPT_JSON()	OPT_CALLBACK_NOARG('j', "json", NULL, json_option)
+#define OPT_JSON()	OPT_CALLBACK_NOARG_EARLY('j', "json", NULL, json_option)
 
 /*
  * output_finish() - flush standard output, and when -o gave a file, rename

@@ -41,16 +41,30 @@ json_run() {
 	msgs=$(messages "$TMP/err")
 }
 
-# A usage error, with each way of asking for JSON
+# A usage error, with each way of asking for JSON; an error before
+# --format json on the line is JSON all the same
 for args in "--json diff --verdict fatal $OLD $NEW" \
 	    "diff --format json --verdict fatal $OLD $NEW" \
-	    "diff --json --verdict fatal $OLD $NEW"; do
+	    "diff --verdict fatal --format=json $OLD $NEW" \
+	    "diff --verdict fatal $OLD $NEW --json"; do
 	# shellcheck disable=SC2086
 	json_run $args
 	is "$status|$out|$msgs" \
 	   "2||error|--verdict is break, warn or note, not 'fatal'||||Try 'kabidiff diff --help'." \
 	   "usage error as JSON: kabidiff $(echo "$args" | sed "s|$D/||g")"
 done
+json_run diff --format json "$OLD" "$NEW" --waivers
+is "$status|$msgs" "2|error|option '--waivers' requires an argument||||Try 'kabidiff diff --help'." \
+   "getopt's error as JSON: a missing argument (and the operands stay operands)"
+json_run diff --format json --bogus "$OLD" "$NEW"
+is "$status|$msgs" "2|error|unrecognized option '--bogus'||||Try 'kabidiff diff --help'." \
+   "getopt's error as JSON: an unknown option"
+json_run diff --format json --p sysfs "$OLD" "$NEW"
+is "$status|$msgs" "2|error|option '--p' is ambiguous||||Try 'kabidiff diff --help'." \
+   "getopt's error as JSON: an ambiguous option"
+json_run show -jx "$OLD"
+is "$status|$msgs" "2|error|invalid option -- 'x'||||Try 'kabidiff show --help'." \
+   "getopt's error as JSON: an unknown letter"
 json_run --json frob
 is "$status|$msgs" "2|error|unknown command 'frob'||||Try 'kabidiff --help'." \
    "an unknown command under --json"
@@ -107,4 +121,8 @@ is "$status|$err" "1|kabidiff: warning: $TMP/stale.waivers:2: waiver matched no 
 run_kabidiff --json diff --format text --verdict fatal "$OLD" "$NEW"
 is "$status|$err" "2|kabidiff: --verdict is break, warn or note, not 'fatal'
 Try 'kabidiff diff --help'." "--json then --format text: text messages"
+run_kabidiff diff --bogus "$OLD" "$NEW"
+is "$status|$err" "2|kabidiff diff: unrecognized option '--bogus'
+Try 'kabidiff diff --help'." "without JSON, getopt's message is its own"
+
 done_testing
