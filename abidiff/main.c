@@ -15,7 +15,7 @@ int main(int argc, char **argv)
 {
 	bool help = false, version = false, quiet = false;
 	const struct cli_option options[] = {
-		OPT_BOOL('j', "json", &json_output),
+		OPT_JSON(),
 		OPT_BOOL('q', "quiet", &quiet),
 		OPT_BOOL('h', "help", &help),
 		OPT_BOOL('V', "version", &version),
@@ -23,6 +23,7 @@ int main(int argc, char **argv)
 	};
 	int first;
 
+	kabi_set_print(print_messages);
 	/* stop at the command, whose options are its own */
 	first = parse_options(NULL, argc, argv, options, NULL,
 			      PARSE_OPT_STOP_AT_OPERAND);

@@ -158,7 +158,7 @@ static int show_matches(const struct snapshot *s, const regex_t *re)
 		json_decref(arr);
 	}
 	if (ret)
-		fprintf(stderr, "kabidiff: out of memory\n");
+		pr_err("out of memory");
 	return ret ? ret : found ? EXIT_OK : EXIT_BREAK;
 }
 
@@ -166,7 +166,7 @@ static int show_matches(const struct snapshot *s, const regex_t *re)
 int do_docs_search(int argc, char **argv)
 {
 	const struct cli_option options[] = {
-		OPT_BOOL('j', "json", &json_output),
+		OPT_JSON(),
 		OPT_OUTPUT(),
 		OPT_END(),
 	};

@@ -386,7 +386,7 @@ static void show_summary_text(const struct show_summary *sum)
 int do_show(int argc, char **argv)
 {
 	const struct cli_option options[] = {
-		OPT_BOOL('j', "json", &json_output),
+		OPT_JSON(),
 		OPT_OUTPUT(),
 		OPT_END(),
 	};
@@ -408,7 +408,7 @@ int do_show(int argc, char **argv)
 			ret = EXIT_TROUBLE;
 	} else {
 		if (summarise(s, &sum)) {
-			fprintf(stderr, "kabidiff: out of memory\n");
+			pr_err("out of memory");
 			ret = EXIT_TROUBLE;
 		} else {
 			show_summary_text(&sum);

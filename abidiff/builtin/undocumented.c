@@ -298,7 +298,7 @@ int do_undocumented(int argc, char **argv)
 		OPT_STRING(0, "docs-git", &ds.spec),
 		OPT_STRING(0, "sysfs-dir", &sysfs_dir),
 		OPT_BOOL(0, "level", &levels),
-		OPT_BOOL('j', "json", &json_output),
+		OPT_JSON(),
 		OPT_OUTPUT(),
 		OPT_END(),
 	};

@@ -26,6 +26,19 @@ enum {
 extern bool json_output;
 
 /*
+ * print_messages_json() - print diagnostics from now on as one JSON object
+ * a line on standard error, {"level":"error","message":"...","file":
+ * "x.waivers","line":3} (@on), or as "kabidiff: ..." lines (!@on): JSON
+ * when the command prints JSON (--json, --format json), so that whoever
+ * reads its output can read its errors.  Usage errors too; the callbacks
+ * below, usage_error() and every message printed by the CLI obey it.
+ */
+void print_messages_json(bool on);
+
+/* messages_are_json() - whether diagnostics are printed as JSON now. */
+bool messages_are_json(void);
+
+/*
  * run_command_line() - run the command @argv[0] names (argc >= 1) with its
  * arguments, or "kabidiff OLD NEW" as diff; EXIT_* or the command's own
  * status.  Unknown commands are usage errors, with the nearest name.
@@ -35,7 +48,10 @@ int run_command_line(int argc, char **argv);
 /* print_help() - the program's --help: usage, commands, global options. */
 void print_help(void);
 
-/* usage_hint() - point at --help for @cmd (NULL: the program); EXIT_TROUBLE. */
+/*
+ * usage_hint() - point at --help for @cmd (NULL: the program) after a
+ * usage error printed as text (getopt_long()'s); EXIT_TROUBLE.
+ */
 int usage_hint(const char *cmd);
 
 /*
@@ -43,6 +59,13 @@ int usage_hint(const char *cmd);
  * program itself) with a hint at --help; returns EXIT_TROUBLE.
  */
 int __printf(2, 3) usage_error(const char *cmd, const char *fmt, ...);
+
+/*
+ * print_messages() - the program's kabi_set_print() callback: errors and
+ * warnings to stderr, and progress when kabi_print_wants_info(); as text
+ * lines or as JSON (print_messages_json()).
+ */
+void print_messages(enum kabi_print_level level, const char *fmt, va_list ap);
 
 /*
  * print_errors_only() - a kabi_set_print() callback for commands whose

@@ -82,7 +82,8 @@ void print_help(void)
 	       "Commands:\n");
 	print_command_lines(commands);
 	printf("\nOptions:\n"
-	       "  -j, --json     print data as JSON where a command prints data\n"
+	       "  -j, --json     print data as JSON where a command prints data, and\n"
+	       "                 errors and warnings as JSON objects, one a line\n"
 	       "  -q, --quiet    print errors only: no warnings, no progress\n"
 	       "  -h, --help     show this help; 'kabidiff help COMMAND' for a command\n"
 	       "  -V, --version  show the version\n\n"

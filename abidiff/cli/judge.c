@@ -453,8 +453,10 @@ int diff_option__format(const char *cmd, const struct cli_option *opt,
 {
 	struct diff_options *o = opt->value;
 
-	if (!parse_format(arg, &o->format))
+	if (!parse_format(arg, &o->format)) {
+		print_messages_json(o->format == REPORT_JSON);
 		return 0;
+	}
 	usage_error(cmd, "--format is text, json, markdown, ktap, junit or sarif, not '%s'",
 		    arg);
 	return -EINVAL;
@@ -466,6 +468,7 @@ int diff_option__json(const char *cmd, const struct cli_option *opt,
 	struct diff_options *o = opt->value;
 
 	o->format = REPORT_JSON;
+	print_messages_json(true);
 	return 0;
 }
 

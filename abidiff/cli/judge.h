@@ -37,7 +37,7 @@ struct diff_options {
  * lines in its --help (DIFF_OPTIONS_HELP).
  */
 #define OPT_DIFF(o) \
-	OPT_CALLBACK(0, "format", (o), diff_option__format), \
+	OPT_CALLBACK_EARLY(0, "format", (o), diff_option__format), \
 	OPT_BOOL(0, "strict", &(o)->strict), \
 	OPT_STRING(0, "policy", &(o)->policy_file), \
 	OPT_STRING(0, "waivers", &(o)->waiver_file), \
@@ -48,7 +48,7 @@ struct diff_options {
 	OPT_BOOL(0, "notify", &(o)->notify), \
 	OPT_STRING(0, "maintainers", &(o)->maintainers_file), \
 	OPT_CALLBACK_OPTARG(0, "color", (o), diff_option__color), \
-	OPT_CALLBACK_NOARG('j', "json", (o), diff_option__json), \
+	OPT_CALLBACK_NOARG_EARLY('j', "json", (o), diff_option__json), \
 	OPT_OUTPUT()
 
 #define DIFF_OPTIONS_HELP \

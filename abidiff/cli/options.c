@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/print.h"
 #include "cli.h"
@@ -109,6 +110,88 @@ static int take_option(const char *cmd, const struct cli_option *o,
 	}
 }
 
+/*
+ * The early options first, in a pass of their own that takes no other and
+ * says nothing of what it does not know: they say how to print, so that a
+ * usage error before them on the command line is printed their way
+ * (diff --verdict fatal --format json: the error is JSON).  The pass reads
+ * a copy of @argv, which getopt_long() reorders as it goes: the second
+ * pass must see the words in their order, "--waivers" at the end missing
+ * its argument rather than taking an operand moved behind it.  Returns 0
+ * or PARSE_OPT_ERROR, a handler's refusal (or no memory) reported.
+ */
+static int take_early_options(const char *cmd, int argc, char **argv,
+			      const struct cli_option *options, size_t n,
+			      const struct option *longopts,
+			      const char *shortopts)
+{
+	char **words = malloc((argc + 1) * sizeof(*words));
+	int c, result = 0;
+
+	if (!words) {
+		pr_err("out of memory");
+		return PARSE_OPT_ERROR;
+	}
+	memcpy(words, argv, (argc + 1) * sizeof(*words));
+	optind = 0;
+	opterr = 0;
+	while (!result &&
+	       (c = getopt_long(argc, words, shortopts, longopts, NULL)) >= 0) {
+		const struct cli_option *o = find_option(options, n, c);
+
+		if (o && o->early && take_option(cmd, o, optarg))
+			result = PARSE_OPT_ERROR;
+	}
+	free(words);
+	return result;
+}
+
+/* Whether @name's first @len bytes begin two long options, naming none. */
+static bool ambiguous(const struct cli_option *options, size_t n,
+		      const char *name, size_t len)
+{
+	size_t i, count = 0;
+
+	for (i = 0; i < n; i++) {
+		const char *long_name = options[i].long_name;
+
+		if (!long_name || strncmp(long_name, name, len))
+			continue;
+		if (!long_name[len])
+			return false;
+		count++;
+	}
+	return count > 1;
+}
+
+/*
+ * What getopt_long() says of an option it refuses, when it may not say it
+ * itself (messages_are_json()).  A short option's error leaves its letter
+ * in optopt, a long one's the option's value when the option is known and
+ * 0 when not, and its word at argv[optind - 1].
+ */
+static void report_refused(const char *cmd, char **argv,
+			   const struct cli_option *options, size_t n)
+{
+	const struct cli_option *o = optopt ? find_option(options, n, optopt) :
+				     NULL;
+	const char *word = argv[optind - 1];
+	size_t len = strcspn(word, "=");
+
+	if (!optopt) {
+		usage_error(cmd, len > 2 && ambiguous(options, n, word + 2, len - 2) ?
+			    "option '%.*s' is ambiguous" : "unrecognized option '%.*s'",
+			    (int)len, word);
+	} else if (o && o->long_name && !strncmp(word, "--", 2) &&
+		   !strncmp(word + 2, o->long_name, len - 2)) {
+		usage_error(cmd, word[len] ? "option '--%s' doesn't allow an argument" :
+			    "option '--%s' requires an argument", o->long_name);
+	} else {
+		usage_error(cmd, o ? "option requires an argument -- '%c'" :
+			    "invalid option -- '%c'", optopt);
+	}
+}
+
 int parse_options(const char *cmd, int argc, char **argv,
 		  const struct cli_option *options, const char *usage,
 		  unsigned int flags)
@@ -116,15 +199,18 @@ int parse_options(const char *cmd, int argc, char **argv,
 	size_t n = count_options(options);
 	struct option *longopts;
 	char *shortopts;
-	int c, result = 0;
+	int c, result;
 
 	if (build_getopt_tables(options, n, usage, flags, &longopts,
 				&shortopts)) {
 		pr_err("out of memory");
 		return PARSE_OPT_ERROR;
 	}
+	result = take_early_options(cmd, argc, argv, options, n, longopts,
+				    shortopts);
 	/* 0 starts getopt_long() afresh: each command parses its own argv */
 	optind = 0;
+	opterr = !messages_are_json();
 	while (!result && (c = getopt_long(argc, argv, shortopts, longopts,
 					   NULL)) >= 0) {
 		const struct cli_option *o = find_option(options, n, c);
@@ -133,8 +219,11 @@ int parse_options(const char *cmd, int argc, char **argv,
 			fputs(usage, stdout);
 			result = PARSE_OPT_HELP;
 		} else if (!o) {
-			/* getopt_long() has said what is wrong */
-			usage_hint(cmd);
+			/* getopt_long() has said what is wrong, unless told not to */
+			if (opterr)
+				usage_hint(cmd);
+			else
+				report_refused(cmd, argv, options, n);
 			result = PARSE_OPT_ERROR;
 		} else if (take_option(cmd, o, optarg)) {
 			result = PARSE_OPT_ERROR;

@@ -37,6 +37,11 @@ struct cli_option {
 	int short_name;		/* a letter, or 0 */
 	void *value;
 	cli_option_fn callback;
+	/*
+	 * Taken before the others, wherever it is (--json, --format): it says
+	 * how the command prints, its usage errors included.
+	 */
+	bool early;
 };
 
 #define OPT_BOOL(s, l, v)	{ CLI_OPT_BOOL, (l), (s), (v), NULL }
@@ -46,6 +51,10 @@ struct cli_option {
 	{ CLI_OPT_CALLBACK_NOARG, (l), (s), (v), (fn) }
 #define OPT_CALLBACK_OPTARG(s, l, v, fn) \
 	{ CLI_OPT_CALLBACK_OPTARG, (l), (s), (v), (fn) }
+#define OPT_CALLBACK_EARLY(s, l, v, fn) \
+	{ CLI_OPT_CALLBACK, (l), (s), (v), (fn), true }
+#define OPT_CALLBACK_NOARG_EARLY(s, l, v, fn) \
+	{ CLI_OPT_CALLBACK_NOARG, (l), (s), (v), (fn), true }
 #define OPT_END()		{ CLI_OPT_END, NULL, 0, NULL, NULL }
 
 /* What parse_options() returns instead of an index. */
@@ -66,7 +75,8 @@ enum {
  *
  * With a @usage text, -h and --help print it to standard output.  An
  * unknown option, a missing argument or a handler's refusal is reported
- * with a pointer at --help.  Returns the index in @argv of the first
+ * with a pointer at --help, as JSON when messages_are_json() once the
+ * early options are taken.  Returns the index in @argv of the first
  * operand (the operands are moved to the end, in their order), or
  * PARSE_OPT_HELP or PARSE_OPT_ERROR.
  */

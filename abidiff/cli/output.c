@@ -58,6 +58,14 @@ int output_option(const char *cmd, const struct cli_option *opt,
 	return 0;
 }
 
+int json_option(const char *cmd, const struct cli_option *opt,
+		const char *arg)
+{
+	json_output = true;
+	print_messages_json(true);
+	return 0;
+}
+
 int output_finish(int status)
 {
 	int err = 0;
@@ -67,8 +75,8 @@ int output_finish(int status)
 		err = errno ? errno : EIO;
 	if (!final_path) {
 		if (err) {
-			fprintf(stderr, "kabidiff: write error on standard output: %s\n",
-				strerror(err));
+			pr_err("write error on standard output: %s",
+			       strerror(err));
 			return EXIT_TROUBLE;
 		}
 		return status;
@@ -78,8 +86,7 @@ int output_finish(int status)
 	if (!err && status <= EXIT_BREAK && rename(tmp_path, final_path))
 		err = errno;
 	if (err)
-		kabi_print_line(stderr, "kabidiff: ", "%s: %s", final_path,
-				strerror(err));
+		pr_err("%s: %s", final_path, strerror(err));
 	if (err || status > EXIT_BREAK)
 		unlink(tmp_path);
 	free(final_path);

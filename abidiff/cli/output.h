@@ -3,7 +3,7 @@
  * -o/--output FILE for the commands that print their data on standard
  * output: the data goes to a temporary file beside FILE, which becomes
  * FILE only when the command did its job (exit 0 or 1), so trouble never
- * leaves a partial FILE.
+ * leaves a partial FILE.  And -j/--json, for those that print it as JSON.
  */
 #ifndef KABIDIFF_CLI_OUTPUT_H
 #define KABIDIFF_CLI_OUTPUT_H
@@ -21,6 +21,15 @@ int output_option(const char *cmd, const struct cli_option *opt,
 #define OUTPUT_HELP \
 	"  -o, --output FILE write FILE (whole, or not at all) instead of\n" \
 	"                    standard output\n"
+
+/*
+ * json_option() - the callback of a command's -j/--json (OPT_JSON()): its
+ * data as JSON (json_output), and so its diagnostics.
+ */
+int json_option(const char *cmd, const struct cli_option *opt,
+		const char *arg);
+
+#define OPT_JSON()	OPT_CALLBACK_NOARG_EARLY('j', "json", NULL, json_option)
 
 /*
  * output_finish() - flush standard output, and when -o gave a file, rename

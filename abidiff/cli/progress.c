@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "progress.h"
 
 static bool meter_off;
@@ -24,7 +25,8 @@ void progress_deb(void *arg, const char *package, uint64_t done,
 	static unsigned int last_percent;
 	unsigned int percent = total ? done * 100 / total : 100;
 
-	if (meter_off || !isatty(STDERR_FILENO))
+	/* a meter is no JSON object */
+	if (meter_off || messages_are_json() || !isatty(STDERR_FILENO))
 		return;
 	if (package == last_package && percent == last_percent)
 		return;

@@ -11,7 +11,7 @@
 #include "print.h"
 
 /* Progress (KABI_INFO) is for a person watching, or asked for. */
-static bool show_info(void)
+bool kabi_print_wants_info(void)
 {
 	static int show = -1;
 
@@ -47,7 +47,7 @@ void kabi_print_line(FILE *f, const char *prefix, const char *fmt, ...)
 static void default_print(enum kabi_print_level level, const char *fmt,
 			  va_list ap)
 {
-	if (level > KABI_INFO || (level == KABI_INFO && !show_info()))
+	if (level > KABI_INFO || (level == KABI_INFO && !kabi_print_wants_info()))
 		return;
 	kabi_vprint_line(stderr, level == KABI_WARN ? "kabidiff: warning: " :
 			 "kabidiff: ", fmt, ap);

@@ -11,6 +11,7 @@
 #define KABIDIFF_PRINT_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "compiler.h"
@@ -33,6 +34,13 @@ typedef void (*kabi_print_fn_t)(enum kabi_print_level level,
  * (KABI_INFO) too when stderr is a terminal or KABIDIFF_VERBOSE is set.
  */
 kabi_print_fn_t kabi_set_print(kabi_print_fn_t fn);
+
+/*
+ * kabi_print_wants_info() - whether progress (KABI_INFO) is for someone to
+ * read: standard error is a terminal, or KABIDIFF_VERBOSE is set and not
+ * "0".  The default callback prints it then, and so should a program's.
+ */
+bool kabi_print_wants_info(void);
 
 /*
  * kabi_pr() - report one diagnostic line through the installed callback.

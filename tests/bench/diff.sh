@@ -18,12 +18,13 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 GEN=$TOP/tests/fixtures/gen-snapshot.py
 
-# best_diff_time OLD NEW: the least "judged in" time over RUNS runs
+# best_diff_time OLD NEW: the least "judged in" time over RUNS runs (from
+# a JSON line: with --format json, progress is JSON too)
 best_diff_time() {
 	i=0 best=
 	while [ "$i" -lt "$RUNS" ]; do
 		t=$(KABIDIFF_VERBOSE=1 "$KABIDIFF" diff --format json "$1" "$2" 2>&1 >/dev/null |
-		    sed -n 's/.* judged in \([0-9.]*\) s$/\1/p')
+		    sed -n 's/.* judged in \([0-9.]*\) s"}$/\1/p')
 		best=$(awk -v a="$t" -v b="${best:-$t}" 'BEGIN { print (a < b ? a : b) }')
 		i=$((i + 1))
 	done

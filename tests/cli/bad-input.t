@@ -54,7 +54,7 @@ CASES
 
 check_case() {
 	file=$1 expected=$2 bin=$3 tag=$4
-	"$bin" show --json "$file" >"$TMP/out" 2>"$TMP/err"
+	"$bin" show "$file" >"$TMP/out" 2>"$TMP/err"
 	status=$?
 	is "$status|$(cat "$TMP/err")|$(wc -c <"$TMP/out")" "2|$expected|0" \
 	   "$tag${file#"$TOP"/}"

@@ -123,10 +123,14 @@ is "$status:$err" "2:kabidiff show: unrecognized option '--frob'
 Try 'kabidiff show --help'." "show with a bad option is trouble"
 
 if [ -w /dev/full ]; then
-	"$KABIDIFF" show --json "$FIXTURES/snapshots/full.json" >/dev/full 2>"$TMP/err"
+	"$KABIDIFF" show "$FIXTURES/snapshots/full.json" >/dev/full 2>"$TMP/err"
 	is "$?:$(cat "$TMP/err")" "2:kabidiff: write error on standard output: No space left on device" \
 	   "a failed write to stdout is trouble"
+	"$KABIDIFF" show --json "$FIXTURES/snapshots/full.json" >/dev/full 2>"$TMP/err"
+	is "$?:$(cat "$TMP/err")" "2:{\"level\":\"error\",\"message\":\"write error on standard output: No space left on device\"}" \
+	   "a failed write to stdout is trouble, said in JSON under --json"
 else
+	pass "# SKIP /dev/full is not writable here"
 	pass "# SKIP /dev/full is not writable here"
 fi
 

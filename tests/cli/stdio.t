@@ -61,8 +61,8 @@ is "$?:$(ls -A "$TMP" | grep -c 'no-report')" "2:0" \
    "diff -o FILE with a side that is not there: exit 2, no FILE"
 
 "$KABIDIFF" --json docs validate "$FIXTURES/abi" >/dev/null 2>"$TMP/err"
-is "$?:$(head -n 1 "$TMP/err")" \
-   "2:kabidiff: docs validate prints FILE:LINE: lines, not JSON: --json is not its" \
-   "--json docs validate: refused, not ignored"
+is "$?:$(cat "$TMP/err")" \
+   "2:{\"level\":\"error\",\"message\":\"docs validate prints FILE:LINE: lines, not JSON: --json is not its\",\"hint\":\"Try 'kabidiff docs --help'.\"}" \
+   "--json docs validate: refused, not ignored (as JSON, as --json says)"
 
 done_testing
