@@ -123,9 +123,9 @@ is "$(printf '%s\n' "$out" | sed -n '/^### Documentation entries/,$p')" "### Doc
    "Markdown: an entries table and a recipients table after the findings"
 
 # what does not go together, and a MAINTAINERS that is not there
-run_kabidiff diff --notify --format json "$OLD" "$NEW"
+run_kabidiff diff --notify --format markdown "$OLD" "$NEW"
 is "$status:$out:$err" "2::kabidiff: --notify prints whom to tell as text: not with --stat, --format or --json" \
-   "--notify --format json: exit 2, said why"
+   "--notify --format markdown: exit 2, said why"
 run_kabidiff diff --maintainers "$TMP/nowhere" "$OLD" "$NEW"
 is "$status:$err" "2:kabidiff: $TMP/nowhere: No such file or directory" \
    "--maintainers of a missing file: exit 2, the file named"
