@@ -88,7 +88,7 @@ else
 	fail "the first bad commit is the one that removes stable_value" \
 	     "expected: $want" "got:      $first" "$(tail -5 "$TMP/err")"
 fi
-grep -q '^  node-removed  /sys/kernel/kabi_selftest/stable_value$' "$TMP/out"
+grep -q '^    node-removed  /sys/kernel/kabi_selftest/stable_value$' "$TMP/out"
 is "$?" 0 "and what it changed is that attribute, removed"
 fingerprint >"$TMP/after"
 cmp -s "$TMP/before" "$TMP/after"
@@ -109,7 +109,7 @@ is "$status:$(grep -c '^step ' "$TMP/none.out"):$(tail -n 1 "$TMP/none.err")" \
 # the documentation alone, straight from the repository's objects
 run_kabidiff docs diff --git "$REPO" kabi-old kabi-new
 is "$status" 0 "docs diff --git kabi-old kabi-new: exit 0, the series moves no entry the wrong way"
-printf '%s\n' "$out" | grep -A1 '^  doc-retired  /sys/kernel/kabi_selftest/obsolete_hexvalue$' |
+printf '%s\n' "$out" | grep -A1 '^    doc-retired  /sys/kernel/kabi_selftest/obsolete_hexvalue$' |
 	grep -q 'obsolete/sysfs-kernel-kabi_selftest#1 -> removed/sysfs-kernel-kabi_selftest#1'
 is "$?" 0 "docs diff --git: obsolete_hexvalue's entry moved obsolete/ -> removed/, a note"
 
