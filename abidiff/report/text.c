@@ -63,43 +63,77 @@ static void show_instances(FILE *out, const struct change *c)
 	fputc('\n', out);
 }
 
-/*
- * The entry a run of findings shares, once above them, with whom to ask
- * about it and who uses it; "none" for undocumented findings below a level
- * that does not say so already.
- */
-static void show_doc(FILE *out, const struct finding *f)
+static bool same_text(const char *a, const char *b)
 {
-	const struct doc_entry *d = f->doc;
+	return a == b || (a && b && !strcmp(a, b));
+}
 
-	if (!d) {
-		if (f->level != LEVEL_UNDOCUMENTED)
-			fprintf(out, "  %-9snone\n", "doc:");
-		return;
-	}
-	fprintf(out, "  %-9sDocumentation/ABI/", "doc:");
-	fputs_quoted(d->file, out);
-	fprintf(out, "#%u\n", d->line);
-	if (d->contact)
-		show_field(out, 2, "contact:", d->contact);
-	if (d->users)
-		show_field(out, 2, "users:", d->users);
+/*
+ * Whether findings @a and @b go under one doc heading: the same verdict
+ * heading and level, and entries of one file that name the same Contact:
+ * and Users: (a file's entries mostly do), or both undocumented.
+ */
+static bool same_doc_group(const struct finding *a, const struct finding *b)
+{
+	const struct doc_entry *x = a->doc, *y = b->doc;
+
+	if (!a->waiver != !b->waiver || (!a->waiver && a->verdict != b->verdict) ||
+	    a->level != b->level)
+		return false;
+	if (!x || !y)
+		return x == y;
+	return !strcmp(x->file, y->file) && same_text(x->contact, y->contact) &&
+	       same_text(x->users, y->users);
 }
 
 /* The end of the run of findings from @i that show_doc() heads. */
 static size_t doc_group_end(const struct judgement *j, size_t i)
 {
-	const struct finding *f = &j->v[i];
-	size_t k;
+	size_t k = i + 1;
 
-	for (k = i + 1; k < j->nr; k++) {
-		const struct finding *g = &j->v[k];
-
-		if (!g->waiver != !f->waiver || g->verdict != f->verdict ||
-		    g->level != f->level || doc_entry__cmp(g->doc, f->doc))
-			break;
-	}
+	while (k < j->nr && same_doc_group(&j->v[i], &j->v[k]))
+		k++;
 	return k;
+}
+
+/*
+ * The entries the findings from @i to @end share, once above them, with
+ * whom to ask about them and who uses them: "doc: Documentation/ABI/F#3,
+ * #17, #40 (+2 more)"; "none" for undocumented findings below a level
+ * that does not say so already.
+ */
+static void show_doc(FILE *out, const struct judgement *j, size_t i,
+		     size_t end)
+{
+	const struct doc_entry *d = j->v[i].doc;
+	size_t k, shown = 0, lines = 0;
+	uint32_t last = 0;
+
+	if (!d) {
+		if (j->v[i].level != LEVEL_UNDOCUMENTED)
+			fprintf(out, "  %-9snone\n", "doc:");
+		return;
+	}
+	fprintf(out, "  %-9sDocumentation/ABI/", "doc:");
+	fputs_quoted(d->file, out);
+	/* sorted by file and line: an entry's findings are together */
+	for (k = i; k < end; k++) {
+		uint32_t line = j->v[k].doc->line;
+
+		if (lines && line == last)
+			continue;
+		lines++;
+		last = line;
+		if (shown < SHOWN_INSTANCES)
+			fprintf(out, "%s#%u", shown++ ? ", " : "", line);
+	}
+	if (lines > shown)
+		fprintf(out, " (+%zu more)", lines - shown);
+	fputc('\n', out);
+	if (d->contact)
+		show_field(out, 2, "contact:", d->contact);
+	if (d->users)
+		show_field(out, 2, "users:", d->users);
 }
 
 /*
@@ -261,10 +295,11 @@ int show_report_text(const struct judgement *j,
 				     "== note ==", f->verdict, colour && !f->waiver);
 		if (new_group || prev->level != f->level)
 			fprintf(out, "-- %s --\n", abi_level__name(f->level));
-		if (new_group || prev->level != f->level ||
-		    doc_entry__cmp(prev->doc, f->doc)) {
-			show_doc(out, f);
-			err = f->doc ? show_notify(out, j, i, doc_group_end(j, i), m) : 0;
+		if (!prev || !same_doc_group(prev, f)) {
+			size_t end = doc_group_end(j, i);
+
+			show_doc(out, j, i, end);
+			err = f->doc ? show_notify(out, j, i, end, m) : 0;
 		}
 		show_finding(j, f, out);
 		/* undocumented findings of all parts: each its own */

@@ -44,9 +44,16 @@ else
 	fail "its snapshot is byte-identical to the one of the by-hand collection" \
 	     "$(diff "$OLD_SNAP" "$TMP/deb.json" | head -n 20)"
 fi
+# The reports' headers name what each side was given as: the rest is the
+# same.
+sed '/^  \(old\|new\|rules\): /d' "$REPORT" >"$TMP/by-hand.txt"
+REPORT=$TMP/by-hand.txt
 run_kabidiff debian:6.1.0-57 debian:6.12.118+deb12
 is "$status" 1 "kabidiff debian:6.1.0-57 debian:6.12.118+deb12: exit 1, for the true breaks"
-printf '%s\n' "$out" >"$TMP/report.txt"
+is "$(printf '%s\n' "$out" | sed -n 2,3p | sed 's/^\(  [a-z]*: *\).*\(, from .*\)$/\1...\2/')" \
+   "  old:   ..., from debian:6.1.0-57
+  new:   ..., from debian:6.12.118+deb12" "the header names the sides as given"
+drop_details >"$TMP/report.txt"
 if cmp -s "$TMP/report.txt" "$REPORT"; then
 	pass "its report is byte-identical to the one of the by-hand snapshots"
 else
@@ -63,7 +70,7 @@ from_cache() {
 	KABIDIFF_VERBOSE=1 run_kabidiff "$@"
 	cached=$(printf '%s\n' "$err" | grep -c 'the snapshot of the same packages')
 	is "$status:$cached" "1:2" "$name: both snapshots from the snapshot cache"
-	if printf '%s\n' "$out" | cmp -s - "$REPORT"; then
+	if drop_details | cmp -s - "$REPORT"; then
 		pass "$name: the same report"
 	else
 		fail "$name: the same report"
