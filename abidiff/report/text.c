@@ -100,10 +100,10 @@ static size_t doc_group_end(const struct judgement *j, size_t i)
  * The entries the findings from @i to @end share, once above them, with
  * whom to ask about them and who uses them: "doc: Documentation/ABI/F#3,
  * #17, #40 (+2 more)"; "none" for undocumented findings below a level
- * that does not say so already.
+ * that does not say so already.  Returns how many entries they are.
  */
-static void show_doc(FILE *out, const struct judgement *j, size_t i,
-		     size_t end)
+static size_t show_doc(FILE *out, const struct judgement *j, size_t i,
+		       size_t end)
 {
 	const struct doc_entry *d = j->v[i].doc;
 	size_t k, shown = 0, lines = 0;
@@ -112,7 +112,7 @@ static void show_doc(FILE *out, const struct judgement *j, size_t i,
 	if (!d) {
 		if (j->v[i].level != LEVEL_UNDOCUMENTED)
 			fprintf(out, "  %-9snone\n", "doc:");
-		return;
+		return 0;
 	}
 	fprintf(out, "  %-9sDocumentation/ABI/", "doc:");
 	fputs_quoted(d->file, out);
@@ -134,6 +134,7 @@ static void show_doc(FILE *out, const struct judgement *j, size_t i,
 		show_field(out, 2, "contact:", d->contact);
 	if (d->users)
 		show_field(out, 2, "users:", d->users);
+	return lines;
 }
 
 /*
@@ -165,8 +166,12 @@ static int show_notify(FILE *out, const struct judgement *j, size_t i,
 	return 0;
 }
 
+/*
+ * A finding, under the heading of its entry; @name_entry when the heading
+ * has several and the finding's old -> new does not say which.
+ */
 static void show_finding(const struct judgement *j, const struct finding *f,
-			 FILE *out)
+			 bool name_entry, FILE *out)
 {
 	const struct change *c = f->change;
 
@@ -179,6 +184,8 @@ static void show_finding(const struct judgement *j, const struct finding *f,
 	fputc('\n', out);
 	if (c->nr_instances)
 		show_instances(out, c);
+	if (name_entry)
+		fprintf(out, "      %-9s#%u\n", "entry:", f->doc->line);
 	if (f->cap) {
 		fprintf(out, "      %-9s", "capped:");
 		fputs_quoted(f->cap, out);
@@ -271,7 +278,7 @@ int show_report_text(const struct judgement *j,
 		     const struct maintainers *m, FILE *out, bool colour)
 {
 	const struct finding *prev = NULL;
-	size_t i, total = report_total(j);
+	size_t i, entries = 0, total = report_total(j);
 	char buf[256];
 	int err;
 
@@ -298,10 +305,11 @@ int show_report_text(const struct judgement *j,
 		if (!prev || !same_doc_group(prev, f)) {
 			size_t end = doc_group_end(j, i);
 
-			show_doc(out, j, i, end);
+			entries = show_doc(out, j, i, end);
 			err = f->doc ? show_notify(out, j, i, end, m) : 0;
 		}
-		show_finding(j, f, out);
+		show_finding(j, f, entries > 1 &&
+			     change_kind__part(f->change->kind) != PART_DOCS, out);
 		/* undocumented findings of all parts: each its own */
 		if (!err && !f->doc)
 			err = show_notify(out, j, i, i + 1, m);
