@@ -73,7 +73,9 @@ static int run(const char *baseline, const char *build_dir,
 	bool reached_build = false;
 	int status = judge_sides(&(struct judge_side){ baseline, load_baseline },
 				 &(struct judge_side){ build_dir, load_build,
-						       &reached_build }, o);
+						       &reached_build, false,
+						       side_tree_maintainers },
+				 o);
 
 	return status == EXIT_TROUBLE && reached_build ? EXIT_SKIP : status;
 }

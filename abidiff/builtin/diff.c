@@ -68,8 +68,10 @@ int do_diff(int argc, char **argv)
 	 * QEMU and the cache, which are not made for that.
 	 */
 	return judge_sides(&(struct judge_side){ argv[first], load_side, machine,
-						 side_concurrent(argv[first]) },
+						 side_concurrent(argv[first]),
+						 side_tree_maintainers },
 			   &(struct judge_side){ argv[first + 1], load_side, machine,
-						 side_concurrent(argv[first + 1]) },
+						 side_concurrent(argv[first + 1]),
+						 side_tree_maintainers },
 			   &o);
 }

@@ -18,6 +18,7 @@
 #include "lib/print.h"
 #include "cli.h"
 #include "judge.h"
+#include "side.h"
 
 static const char * const format_names[] = {
 	[REPORT_TEXT] = "text", [REPORT_JSON] = "json",
@@ -343,6 +344,7 @@ int judge_snapshots(const struct snapshot *old, const struct snapshot *new,
 		j.old_name = old_name;
 		j.new_name = new_name;
 		j.policy_file = o->policy_file;
+		j.maintainers_file = o->maintainers_file;
 		pr_info("%zu changes found and judged in %.3f s", d.nr,
 			seconds_since(&start));
 		if (d.compared[PART_SYSCALLS]) {
@@ -411,19 +413,42 @@ static void load_sides(const struct judge_side *old,
 	}
 }
 
+char *side_tree_maintainers(const struct judge_side *side)
+{
+	return side_maintainers(side->name);
+}
+
+/* The MAINTAINERS of NEW's tree, else of OLD's, or NULL. */
+static char *tree_maintainers(const struct judge_side *old,
+			      const struct judge_side *new)
+{
+	char *path = new->maintainers ? new->maintainers(new) : NULL;
+
+	if (!path && old->maintainers)
+		path = old->maintainers(old);
+	if (path)
+		pr_info("%s: whom to notify, by its sections", path);
+	return path;
+}
+
 int judge_sides(const struct judge_side *old, const struct judge_side *new,
 		const struct diff_options *o)
 {
 	struct snapshot *a = NULL, *b = NULL;
+	struct diff_options with = *o;
 	struct waivers waivers = { 0 };
+	char *maintainers = NULL;
 	struct policy p;
 	int status = EXIT_TROUBLE;
 
 	if (!load_policy(o, &p, &waivers))
 		load_sides(old, new, &a, &b);
+	if (a && b && !o->maintainers_file)
+		with.maintainers_file = maintainers = tree_maintainers(old, new);
 	if (a && b)
 		status = judge_snapshots(a, b, old->name, new->name, &p,
-					 &waivers, o);
+					 &waivers, &with);
+	free(maintainers);
 	waivers__release(&waivers);
 	policy__release(&p);
 	snapshot__free(a);

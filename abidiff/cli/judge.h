@@ -71,7 +71,8 @@ struct diff_options {
 	"                    worse unless --verdict says otherwise\n" \
 	"  --maintainers FILE  the kernel tree's MAINTAINERS: also tell the lists\n" \
 	"                    of the files that declare a type or syscall, or hold\n" \
-	"                    the finding's doc entry\n" \
+	"                    the finding's doc entry (the default: that of NEW's,\n" \
+	"                    else OLD's, tree when one is at hand)\n" \
 	"  --color[=WHEN]    auto (the default: on a terminal, unless NO_COLOR is\n" \
 	"                    set and not empty), always (a bare --color) or never\n" \
 	OUTPUT_HELP
@@ -126,11 +127,20 @@ struct judge_side {
 	const void *data;	/* the loader's */
 	/* load() may run in a thread beside the other side's load() */
 	bool concurrent;
+	/* the MAINTAINERS of its tree, malloc()ed, or NULL; NULL: none */
+	char *(*maintainers)(const struct judge_side *side);
 };
 
 /*
+ * side_tree_maintainers() - the maintainers() of a side named as diff's
+ * OLD and NEW are: side_maintainers() of its name.
+ */
+char *side_tree_maintainers(const struct judge_side *side);
+
+/*
  * judge_sides() - what a comparing command does: load the policy and
- * waivers @o asks for, then @old and @new, and judge_snapshots() them.
+ * waivers @o asks for, then @old and @new, and judge_snapshots() them,
+ * with NEW's tree's MAINTAINERS (else OLD's) unless @o names one.
  * When both sides are concurrent, NEW is loaded in a thread of its own
  * while OLD is, its messages printed after OLD's.  Returns the status of
  * judge_snapshots(), or EXIT_TROUBLE when something could not be loaded.

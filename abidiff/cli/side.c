@@ -308,6 +308,77 @@ struct snapshot *side_load(const char *name,
 	return s;
 }
 
+/* @dir/MAINTAINERS, malloc()ed, when it is there; else NULL. */
+static char *maintainers_in(const char *dir)
+{
+	char *path = xasprintf("%s/MAINTAINERS", dir);
+
+	if (path && access(path, R_OK)) {
+		free(path);
+		path = NULL;
+	}
+	return path;
+}
+
+/* The MAINTAINERS of the linux-source package @kp has, or NULL. */
+static char *packages_maintainers(const struct kernel_packages *kp)
+{
+	return kp->tree ? maintainers_in(kp->tree) : NULL;
+}
+
+/* A debian: side's: its linux-source package, when the cache has it. */
+static char *debian_maintainers(const char *spec)
+{
+	struct kernel_packages kp = { 0 };
+	struct debian_kernel k;
+	char *packages = NULL, *path = NULL;
+
+	if (!debian_kernel__resolve(&k, spec))
+		packages = cache_dir("packages");
+	if (packages && k.id[KERNEL_SOURCE] &&
+	    !kernel_packages__cached(&kp, &k.id[KERNEL_SOURCE], 1, packages))
+		path = packages_maintainers(&kp);
+	kernel_packages__release(&kp);
+	debian_kernel__release(&k);
+	free(packages);
+	return path;
+}
+
+/* A directory's: its linux-source package's, or a build's tree's. */
+static char *dir_maintainers(const char *dir)
+{
+	struct kernel_packages kp = { 0 };
+	char **debs = NULL, *packages, *path = NULL, *source;
+	size_t nr = 0;
+
+	if (!debs_in_dir(dir, &debs, &nr) && nr) {
+		packages = cache_dir("packages");
+		if (packages && !kernel_packages__unpack(&kp, debs, nr, packages,
+							 NULL, NULL))
+			path = packages_maintainers(&kp);
+		kernel_packages__release(&kp);
+		free(packages);
+	} else {
+		/* an O= build links its tree as source */
+		source = xasprintf("%s/source", dir);
+		path = source ? maintainers_in(source) : NULL;
+		free(source);
+		if (!path)
+			path = maintainers_in(dir);
+	}
+	strings__free(debs, nr);
+	return path;
+}
+
+char *side_maintainers(const char *name)
+{
+	if (debian_spec(name))
+		return debian_maintainers(name);
+	if (is_dir(name))
+		return dir_maintainers(name);
+	return NULL;
+}
+
 bool side_concurrent(const char *name)
 {
 	return prepared_for(name) || (!debian_spec(name) && !is_dir(name));

@@ -25,6 +25,14 @@ struct snapshot *side_load(const char *name,
 			   const struct machine_profile *machine);
 
 /*
+ * side_maintainers() - the MAINTAINERS file of the kernel tree side @name
+ * has at hand, malloc()ed, or NULL: a debian: side's or a directory of
+ * .deb files' linux-source package in the cache, a build directory's tree
+ * (BUILD/source, else BUILD); none for a snapshot file.
+ */
+char *side_maintainers(const char *name);
+
+/*
  * side_concurrent() - whether side_load() of @name only reads a snapshot
  * file, which it may do in a thread beside the other side's (after
  * sides_prepare()).

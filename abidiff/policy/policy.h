@@ -125,6 +125,7 @@ struct judgement {
 	const struct snapshot *old, *new;
 	const char *old_name, *new_name;	/* the sides' files, or NULL */
 	const char *policy_file;		/* NULL: the default policy */
+	const char *maintainers_file;		/* whom to notify by, or NULL */
 	const struct diff *diff;
 	const struct waivers *waivers;	/* NULL: none given */
 	struct finding *v;

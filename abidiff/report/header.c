@@ -62,8 +62,10 @@ char *report_parts(char *buf, size_t size, const struct diff *d)
 
 char *report_rules(char *buf, size_t size, const struct judgement *j)
 {
-	snprintf(buf, size, "policy %s, waivers %s",
+	snprintf(buf, size, "policy %s, waivers %s%s%s",
 		 j->policy_file ?: "default",
-		 j->waivers ? j->waivers->file : "none");
+		 j->waivers ? j->waivers->file : "none",
+		 j->maintainers_file ? ", MAINTAINERS " : "",
+		 j->maintainers_file ?: "");
 	return buf;
 }

@@ -217,13 +217,14 @@ static json_t *report_json(const struct judgement *j,
 	}
 	if (!findings)
 		return NULL;
-	root = json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:I, s:I}, s:o, s:o}",
+	root = json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:I, s:I}, s:o, s:o}",
 			 "format", REPORT_FORMAT, "version", REPORT_VERSION,
 			 "old", kernel_json(j->old, j->old_name),
 			 "new", kernel_json(j->new, j->new_name),
 			 "compared", compared_json(j->diff),
 			 "policy", jstr_or_null(j->policy_file),
 			 "waivers", jstr_or_null(j->waivers ? j->waivers->file : NULL),
+			 "maintainers", jstr_or_null(j->maintainers_file),
 			 "summary",
 			 "break", (json_int_t)j->count[VERDICT_BREAK],
 			 "warn", (json_int_t)j->count[VERDICT_WARN],

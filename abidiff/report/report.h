@@ -118,7 +118,8 @@ char *report_parts(char *buf, size_t size, const struct diff *d);
 
 /*
  * report_rules() - "policy default, waivers none": the policy and waiver
- * files @j was judged by, into @buf of @size; returns @buf.
+ * files @j was judged by, and the MAINTAINERS it tells by when it has one
+ * (", MAINTAINERS PATH"), into @buf of @size; returns @buf.
  */
 char *report_rules(char *buf, size_t size, const struct judgement *j);
 
