@@ -39,6 +39,23 @@ static void show_cell(FILE *out, const char *s)
 	fputs(" |", out);
 }
 
+/* A multi-line field as one cell: its lines joined by blanks. */
+static void show_field_cell(FILE *out, const char *text)
+{
+	char buf[4096];
+	char *p;
+
+	if (!text) {
+		show_cell(out, NULL);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (p = buf; *p; p++)
+		if (*p == '\n' || *p == '\t')
+			*p = ' ';
+	show_cell(out, buf);
+}
+
 /*
  * "stable/sysfs-foo#3" (its Contact: and Users: are in the entries'
  * table), and the waiver that accepted the change.
@@ -60,12 +77,8 @@ static void show_doc_cell(FILE *out, const struct judgement *j,
 		return;
 	}
 	if (d && len < sizeof(buf))
-		len += snprintf(buf + len, sizeof(buf) - len, "%s#%u", d->file,
-				d->line);
-	for (len = 0; buf[len]; len++)
-		if (buf[len] == '\n' || buf[len] == '\t')
-			buf[len] = ' ';
-	show_cell(out, buf);
+		snprintf(buf + len, sizeof(buf) - len, "%s#%u", d->file, d->line);
+	show_field_cell(out, buf);
 }
 
 /* How many of a group's instances the subject cell names. */
@@ -116,23 +129,6 @@ static size_t table_size(const struct judgement *j, size_t i)
 	while (i + n < j->nr && same_table(&j->v[i], &j->v[i + n]))
 		n++;
 	return n;
-}
-
-/* A multi-line field as one cell: its lines joined by blanks. */
-static void show_field_cell(FILE *out, const char *text)
-{
-	char buf[4096];
-	char *p;
-
-	if (!text) {
-		show_cell(out, NULL);
-		return;
-	}
-	snprintf(buf, sizeof(buf), "%s", text);
-	for (p = buf; *p; p++)
-		if (*p == '\n' || *p == '\t')
-			*p = ' ';
-	show_cell(out, buf);
 }
 
 /* Whether a finding before @i has the doc entry of the @i-th. */
