@@ -1,7 +1,8 @@
 #!/bin/sh
-# The vmlinux collector on Debian's own 6.1 kernel (the -dbg package's
-# vmlinux with DWARF, fetched into the cache): the x86_64 table agrees with
-# linux-source-6.1's syscall_64.tbl number by number, every implemented
+# The vmlinux collector on Debian's own 6.1 kernel, or 6.12 with
+# KABIDIFF_DEBIAN_ABI (the -dbg package's vmlinux with DWARF, fetched into
+# the cache): the x86_64 table agrees with the syscall_64.tbl of its
+# series' linux-source number by number, every implemented
 # syscall has a DWARF signature whose argument count the ftrace metadata
 # confirms, the ia32 and x32 numbers have the signatures of what they run
 # (compat ones over compat types), syscalls and types have the files of
@@ -13,8 +14,10 @@ VMLINUX=$("$TOP/tests/debian-vmlinux.sh") || {
 	echo "Bail out! could not fetch Debian's vmlinux (tests/debian-vmlinux.sh)"
 	exit 1
 }
-TREE=$("$TOP/tests/kernel-tree.sh") || {
-	echo "Bail out! could not unpack linux-source-6.1 (tests/kernel-tree.sh)"
+# the tree of the vmlinux's series: vmlinux-6.12.118+deb12-amd64 is 6.12's
+SERIES=$(basename "$VMLINUX" | sed -n 's/^vmlinux-\(6\.[0-9]*\)[.-].*/\1/p')
+TREE=$("$TOP/tests/kernel-tree.sh" "${SERIES:-6.1}") || {
+	echo "Bail out! could not unpack linux-source-${SERIES:-6.1} (tests/kernel-tree.sh)"
 	exit 1
 }
 TBL=$TREE/arch/x86/entry/syscalls/syscall_64.tbl
