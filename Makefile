@@ -270,7 +270,8 @@ demo-fixtures-run: all
 # What make install puts in share/doc/kabidiff: the formats the man page
 # cites, with their schemas.
 DOCS		:= README.md docs/design.md docs/snapshot-format.md docs/agent-stream.md \
-		   docs/policy.md docs/snapshot.schema.json docs/report.schema.json
+		   docs/ci.md docs/policy.md docs/snapshot.schema.json \
+		   docs/report.schema.json
 
 install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \

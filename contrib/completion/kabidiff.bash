@@ -25,7 +25,7 @@ _kabidiff()
 	done
 
 	case $prev in
-	--format) COMPREPLY=($(compgen -W 'text json markdown' -- "$cur")); return ;;
+	--format) COMPREPLY=($(compgen -W 'text json markdown ktap junit sarif' -- "$cur")); return ;;
 	--color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
 	--machine) COMPREPLY=($(compgen -W 'standard minimal' -- "$cur")); return ;;
 	--accel) COMPREPLY=($(compgen -W 'tcg kvm' -- "$cur")); return ;;

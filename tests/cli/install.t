@@ -11,7 +11,7 @@ make -C "$TOP" --no-print-directory DEVELOPER=1 DESTDIR="$STAGE" PREFIX=/usr \
 	install >"$TMP/make.out" 2>&1
 is "$?" 0 "make install DESTDIR=... PREFIX=/usr"
 is "$(cd "$STAGE" && find . -type f | sort | tr '\n' ' ')" \
-   "./usr/bin/kabidiff ./usr/libexec/kabidiff/kabi-agent-static ./usr/share/bash-completion/completions/kabidiff ./usr/share/doc/kabidiff/README.md ./usr/share/doc/kabidiff/agent-stream.md ./usr/share/doc/kabidiff/design.md ./usr/share/doc/kabidiff/policy.md ./usr/share/doc/kabidiff/report.schema.json ./usr/share/doc/kabidiff/snapshot-format.md ./usr/share/doc/kabidiff/snapshot.schema.json ./usr/share/man/man1/kabidiff.1 " \
+   "./usr/bin/kabidiff ./usr/libexec/kabidiff/kabi-agent-static ./usr/share/bash-completion/completions/kabidiff ./usr/share/doc/kabidiff/README.md ./usr/share/doc/kabidiff/agent-stream.md ./usr/share/doc/kabidiff/ci.md ./usr/share/doc/kabidiff/design.md ./usr/share/doc/kabidiff/policy.md ./usr/share/doc/kabidiff/report.schema.json ./usr/share/doc/kabidiff/snapshot-format.md ./usr/share/doc/kabidiff/snapshot.schema.json ./usr/share/man/man1/kabidiff.1 " \
    "the files installed"
 
 # complete WORD...: what the completion offers for the last word
@@ -27,7 +27,7 @@ complete_words() {
 is "$(complete_words kabidiff d)" "diff docs " "completion: the commands"
 is "$(complete_words kabidiff diff --fo)" "--format " "completion: diff's options, from its --help"
 is "$(complete_words kabidiff collect --de)" "--deb " "completion: collect's options"
-is "$(complete_words kabidiff diff --format j)" "json " "completion: --format's values"
+is "$(complete_words kabidiff diff --format j)" "json junit " "completion: --format's values, the CI ones too"
 is "$(complete_words kabidiff docs v)" "validate " "completion: docs' subcommands"
 is "$(complete_words kabidiff waivers --verdict "")" "break note warn " \
    "completion: waivers' --verdict values"
