@@ -131,43 +131,51 @@ static size_t table_size(const struct judgement *j, size_t i)
 	return n;
 }
 
-/* Whether a finding before @i has the doc entry of the @i-th. */
-static bool doc_shown_before(const struct judgement *j, size_t i)
+static int doc_ptr_cmp(const void *a, const void *b)
 {
-	size_t k;
-
-	for (k = 0; k < i; k++)
-		if (!doc_entry__cmp(j->v[k].doc, j->v[i].doc))
-			return true;
-	return false;
+	return doc_entry__cmp(*(const struct doc_entry * const *)a,
+			      *(const struct doc_entry * const *)b);
 }
 
-/* Each doc entry of the findings once, with its Contact: and Users:. */
-static void show_entries(FILE *out, const struct judgement *j)
+static void show_entry_row(FILE *out, const struct doc_entry *d, size_t count)
 {
-	bool head = false;
-	size_t i, k, count;
+	char where[4096];
 
-	for (i = 0; i < j->nr; i++) {
-		const struct doc_entry *d = j->v[i].doc;
-		char where[4096];
+	snprintf(where, sizeof(where), "%s#%u", d->file, d->line);
+	fputc('|', out);
+	show_cell(out, where);
+	fprintf(out, " %zu |", count);
+	show_field_cell(out, d->contact);
+	show_field_cell(out, d->users);
+	fputc('\n', out);
+}
 
-		if (!d || doc_shown_before(j, i))
-			continue;
-		if (!head)
-			fputs("\n### Documentation entries\n\n| entry | findings | contact | users |\n|---|---:|---|---|\n",
-			      out);
-		head = true;
-		for (k = i, count = 0; k < j->nr; k++)
-			count += !doc_entry__cmp(j->v[k].doc, d);
-		snprintf(where, sizeof(where), "%s#%u", d->file, d->line);
-		fputc('|', out);
-		show_cell(out, where);
-		fprintf(out, " %zu |", count);
-		show_field_cell(out, d->contact);
-		show_field_cell(out, d->users);
-		fputc('\n', out);
+/*
+ * Each doc entry of the findings once, by file and line, with how many
+ * findings it judged and its Contact: and Users:.  Returns 0 or -ENOMEM.
+ */
+static int show_entries(FILE *out, const struct judgement *j)
+{
+	/* + 1: malloc(0) may give NULL */
+	const struct doc_entry **docs = malloc(j->nr * sizeof(*docs) + 1);
+	size_t i, k, nr = 0;
+
+	if (!docs)
+		return -ENOMEM;
+	for (i = 0; i < j->nr; i++)
+		if (j->v[i].doc)
+			docs[nr++] = j->v[i].doc;
+	qsort(docs, nr, sizeof(*docs), doc_ptr_cmp);
+	if (nr)
+		fputs("\n### Documentation entries\n\n| entry | findings | contact | users |\n|---|---:|---|---|\n",
+		      out);
+	for (i = 0; i < nr; i = k) {
+		for (k = i + 1; k < nr && !doc_entry__cmp(docs[i], docs[k]); k++)
+			;
+		show_entry_row(out, docs[i], k - i);
 	}
+	free(docs);
+	return 0;
 }
 
 /* Whom to tell, with why and how many findings, as --notify says. */
@@ -286,8 +294,9 @@ int show_report_markdown(const struct judgement *j,
 		fputc('\n', out);
 		prev = f;
 	}
-	show_entries(out, j);
-	err = show_recipients(out, j, m);
+	err = show_entries(out, j);
+	if (!err)
+		err = show_recipients(out, j, m);
 	if (err)
 		return err;
 	return ferror(out) ? -EIO : 0;
