@@ -618,7 +618,8 @@ static int add_lists(const struct maintainers_section *s,
 }
 
 int maintainers__lists(const struct maintainers *m, const char *path,
-		       const struct maintainers_list ***v, size_t *nr)
+		       bool catch_all, const struct maintainers_list ***v,
+		       size_t *nr)
 {
 	struct maintainers_match *match;
 	size_t nr_match, i, j;
@@ -627,7 +628,8 @@ int maintainers__lists(const struct maintainers *m, const char *path,
 	*v = NULL;
 	*nr = 0;
 	/* the first tier, from the most specific down, with a list */
-	for (i = 0; !err && !*nr && i < nr_match; i = j)
+	for (i = 0; !err && !*nr && i < nr_match &&
+	     (catch_all || !match[i].section->catch_all); i = j)
 		for (j = i; !err && j < nr_match &&
 		     same_tier(&match[i], &match[j]); j++)
 			err = add_lists(match[j].section, v, nr);

@@ -99,14 +99,17 @@ int maintainers__match(const struct maintainers *m, const char *path,
 /*
  * maintainers__lists() - the mailing lists to tell about a change in
  * @path: the L: lines of the most specific sections that own it and have
- * a list, each address once, in order; those of THE REST when no other
- * owner has one.  Lists that take mail from subscribers only are left
- * out, as get_maintainer.pl leaves them out.
+ * a list, each address once, in order; with @catch_all, those of THE
+ * REST when no other owner has one, as get_maintainer.pl does (without,
+ * none: THE REST's list is no one in particular).  Lists that take mail
+ * from subscribers only are left out, as get_maintainer.pl leaves them
+ * out.
  *
  * Stores a malloc()ed array of *@nr pointers into @m in *@v (NULL when
  * there is none), for the caller to free().  Returns 0 or -ENOMEM.
  */
 int maintainers__lists(const struct maintainers *m, const char *path,
-		       const struct maintainers_list ***v, size_t *nr);
+		       bool catch_all, const struct maintainers_list ***v,
+		       size_t *nr);
 
 #endif /* KABIDIFF_MAINTAINERS_H */

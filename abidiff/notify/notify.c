@@ -118,33 +118,17 @@ const char *finding__declaring_file(const struct judgement *j,
 }
 
 /*
- * Whether a section other than THE REST owns @path: linux-kernel@, its
- * list, is no one in particular to tell.
+ * The lists MAINTAINERS names for @path, not THE REST's: linux-kernel@ is
+ * no one in particular to tell.
  */
-static int owned(const struct maintainers *m, const char *path, bool *yes)
-{
-	struct maintainers_match *v;
-	size_t nr;
-	int err = maintainers__match(m, path, &v, &nr);
-
-	*yes = !err && nr && !v[0].section->catch_all;
-	free(v);
-	return err;
-}
-
-/* The lists MAINTAINERS names for @path. */
 static int add_maintainers(struct notice **v, size_t *nr,
 			   const struct maintainers *m, const char *path)
 {
 	const struct maintainers_list **lists;
 	size_t i, nr_lists;
-	bool yes;
 	char *why;
-	int err = owned(m, path, &yes);
+	int err = maintainers__lists(m, path, false, &lists, &nr_lists);
 
-	if (err || !yes)
-		return err;
-	err = maintainers__lists(m, path, &lists, &nr_lists);
 	if (err || !nr_lists)
 		return err;
 	why = xasprintf("MAINTAINERS: %s", path);

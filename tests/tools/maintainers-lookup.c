@@ -28,7 +28,7 @@ static int lookup(const struct maintainers *m, const char *path)
 		printf("\tsection %d %s\n", match[i].rank,
 		       match[i].section->title);
 	free(match);
-	if (maintainers__lists(m, path, &lists, &nr))
+	if (maintainers__lists(m, path, true, &lists, &nr))
 		return 1;
 	for (i = 0; i < nr; i++)
 		printf("\tlist %s\n", lists[i]->address);

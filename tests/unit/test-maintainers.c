@@ -75,19 +75,25 @@ static const char *matches(const char *path)
 }
 
 /* "ADDRESS ..." of what maintainers__lists() says of @path */
-static const char *lists(const char *path)
+static const char *lists_of(const char *path, bool catch_all)
 {
 	static char buf[1024];
 	const struct maintainers_list **v;
 	size_t nr, i, n = 0;
 
-	assert_int_equal(maintainers__lists(&fixture, path, &v, &nr), 0);
+	assert_int_equal(maintainers__lists(&fixture, path, catch_all, &v, &nr), 0);
 	buf[0] = '\0';
 	for (i = 0; i < nr; i++)
 		n += snprintf(buf + n, sizeof(buf) - n, "%s%s",
 			      i ? " " : "", v[i]->address);
 	free(v);
 	return buf;
+}
+
+/* get_maintainer.pl's answer: THE REST's lists when no owner has one */
+static const char *lists(const char *path)
+{
+	return lists_of(path, true);
 }
 
 static const struct maintainers_section *section(const char *title)
@@ -271,6 +277,11 @@ static void test_lists(void **state)
 	assert_string_equal(lists("README"), "linux-kernel@vger.kernel.org");
 	assert_string_equal(lists("drivers/net/loopback.c"),
 			    "netdev@lists.example.org");
+	/* without the catch-all: no list where only THE REST has one */
+	assert_string_equal(lists_of("lib/helper.c", false), "");
+	assert_string_equal(lists_of("README", false), "");
+	assert_string_equal(lists_of("drivers/alpha/quiet.c", false),
+			    "alpha@lists.example.org alpha-announce@lists.example.org");
 }
 
 static void test_errors(void **state)
@@ -379,7 +390,7 @@ static void test_every_truncation(void **state)
 		for (i = 0; i < sizeof(paths) / sizeof(*paths); i++) {
 			assert_int_equal(maintainers__match(&m, paths[i], &v, &nr), 0);
 			free(v);
-			assert_int_equal(maintainers__lists(&m, paths[i], &l, &nr), 0);
+			assert_int_equal(maintainers__lists(&m, paths[i], true, &l, &nr), 0);
 			free(l);
 		}
 		maintainers__release(&m);
