@@ -519,16 +519,23 @@ static int parse_parts(const char *arg, unsigned int *out)
 	return 0;
 }
 
+/* An option of parts, --parts or --only: parse_parts(), or a usage error. */
+static int parts_option(const char *cmd, const struct cli_option *opt,
+			const char *arg, unsigned int *out)
+{
+	if (!parse_parts(arg, out))
+		return 0;
+	usage_error(cmd, "--%s takes sysfs, syscalls, vdso, types and docs, comma-separated, not '%s'",
+		    opt->long_name, arg);
+	return -EINVAL;
+}
+
 int diff_option__parts(const char *cmd, const struct cli_option *opt,
 		       const char *arg)
 {
 	struct diff_options *o = opt->value;
 
-	if (!parse_parts(arg, &o->parts))
-		return 0;
-	usage_error(cmd, "--parts takes sysfs, syscalls, vdso, types and docs, comma-separated, not '%s'",
-		    arg);
-	return -EINVAL;
+	return parts_option(cmd, opt, arg, &o->parts);
 }
 
 int diff_option__only(const char *cmd, const struct cli_option *opt,
@@ -536,11 +543,7 @@ int diff_option__only(const char *cmd, const struct cli_option *opt,
 {
 	struct diff_options *o = opt->value;
 
-	if (!parse_parts(arg, &o->filter.parts))
-		return 0;
-	usage_error(cmd, "--only takes sysfs, syscalls, vdso, types and docs, comma-separated, not '%s'",
-		    arg);
-	return -EINVAL;
+	return parts_option(cmd, opt, arg, &o->filter.parts);
 }
 
 int diff_option__verdict(const char *cmd, const struct cli_option *opt,
