@@ -176,7 +176,7 @@ int do_collect(int argc, char **argv)
 	s = snapshot__new();
 	err = s ? collect_snapshot(s, &in, build_dir) : -ENOMEM;
 	if (!err)
-		err = output ? snapshot__save(s, output) : snapshot__write(s, stdout);
+		err = output ? snapshot__save(s, output, 0) : snapshot__write(s, stdout);
 	if (err == -ENOMEM)
 		pr_err("out of memory");
 	snapshot__free(s);

@@ -268,7 +268,7 @@ static int checkout(struct bisect *b, const git_oid *id)
 	    git_checkout_tree(b->repo, (git_object *)commit, &opts))
 		goto out_git;
 	git_oid_tostr(hex, sizeof(hex), id);
-	err = atomic_write(b->checked_out, write_line, hex);
+	err = atomic_write(b->checked_out, ATOMIC_OWN_FILE, write_line, hex);
 	goto out;
 out_git:
 	if (!interrupted)
@@ -364,7 +364,7 @@ static struct snapshot *snapshot_of(struct bisect *b, const git_oid *id,
 		goto out;
 	}
 	s = collect_build(b->build, NULL);
-	if (s && !interrupted && snapshot__save(s, path))
+	if (s && !interrupted && snapshot__save(s, path, ATOMIC_OWN_FILE))
 		*trouble = true;
 out:
 	free(path);

@@ -268,7 +268,7 @@ static void remember(const struct debian_kernel *k)
 	kabi_print_fn_t print = kabi_set_print(NULL);
 
 	if (path && dir && !make_dirs(dir))
-		atomic_write(path, write_memo, (void *)k);
+		atomic_write(path, ATOMIC_OWN_FILE, write_memo, (void *)k);
 	kabi_set_print(print);
 	free(path);
 	free(dir);

@@ -13,6 +13,7 @@
 #include "lib/print.h"
 #include "cli.h"
 #include "options.h"
+#include "output.h"
 
 #define OPT_LONG_ONLY	256
 
@@ -231,6 +232,8 @@ int parse_options(const char *cmd, int argc, char **argv,
 	}
 	free(longopts);
 	free(shortopts);
+	if (!result && output_open(cmd, argc, argv))
+		result = PARSE_OPT_ERROR;
 	return result ? result : optind;
 }
 

@@ -1,61 +1,95 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/bytes.h"
+#include "lib/atomic-file.h"
 #include "lib/print.h"
 #include "cli.h"
 #include "output.h"
 
-/* the file -o named, and the temporary one standing in for it */
-static char *final_path, *tmp_path;
-
-/* ".NAME.XXXXXX" in the directory of @path */
-static char *temporary_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return xasprintf(".%s.XXXXXX", path);
-	return xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
-}
+/*
+ * The file -o named (a string of argv, which lives as long as we do), and
+ * whether standard output is atomic_open()'s file for it now.
+ */
+static const char *output_path;
+static bool output_opened;
 
 int output_option(const char *cmd, const struct cli_option *opt,
 		  const char *arg)
 {
-	int fd;
-
 	if (!strcmp(arg, "-"))
 		return 0;
-	if (final_path)
+	if (output_path)
 		return usage_error(cmd, "-o is given once"), -EINVAL;
-	final_path = strdup(arg);
-	tmp_path = temporary_name(arg);
-	if (!final_path || !tmp_path) {
-		pr_err("out of memory");
-		return -ENOMEM;
+	if (!*arg)
+		return usage_error(cmd, "-o needs a file name, or - for standard output"),
+		       -EINVAL;
+	output_path = arg;
+	return 0;
+}
+
+/*
+ * The file an argument names: the word itself, or the value of a
+ * "--option=VALUE".  NULL for the word that holds the -o value itself.
+ */
+static const char *named_file(const char *word)
+{
+	const char *eq;
+
+	if (output_path >= word && output_path < word + strlen(word))
+		return NULL;
+	eq = strchr(word, '=');
+	return !strncmp(word, "--", 2) && eq ? eq + 1 : word;
+}
+
+/* The argument in @argv that names the file @out is, or NULL. */
+static const char *input_among(const struct stat *out, int argc, char **argv)
+{
+	struct stat st;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *path = named_file(argv[i]);
+
+		if (path && !stat(path, &st) && st.st_dev == out->st_dev &&
+		    st.st_ino == out->st_ino)
+			return path;
 	}
-	fd = mkstemp(tmp_path);
-	if (fd < 0) {
-		pr_err("%s: %s", arg, strerror(errno));
-		return -errno;
+	return NULL;
+}
+
+int output_open(const char *cmd, int argc, char **argv)
+{
+	const char *input;
+	struct stat out;
+	int fd, err = 0;
+
+	if (!output_path || output_opened)
+		return 0;
+	/* a device or a FIFO is written in place, it replaces nothing */
+	if (!stat(output_path, &out) && S_ISREG(out.st_mode)) {
+		input = input_among(&out, argc, argv);
+		if (input) {
+			usage_error(cmd, "-o %s would replace %s, which the command reads",
+				    output_path, input);
+			return -EINVAL;
+		}
 	}
-	/* the mode a plain create would give, not mkstemp()'s 0600 */
-	fchmod(fd, 0666 & ~umask(umask(0)));
+	fd = atomic_open(output_path, 0);
+	if (fd < 0)
+		return fd;
 	fflush(stdout);
 	if (dup2(fd, STDOUT_FILENO) < 0) {
-		pr_err("%s: %s", arg, strerror(errno));
-		close(fd);
-		unlink(tmp_path);
-		return -errno;
+		err = -errno;
+		pr_err("%s: %s", output_path, strerror(errno));
+		atomic_abort();
 	}
 	close(fd);
-	return 0;
+	output_opened = !err;
+	return err;
 }
 
 int json_option(const char *cmd, const struct cli_option *opt,
@@ -71,26 +105,19 @@ int output_finish(int status)
 	int err = 0;
 
 	/* what git's run_builtin() does: output that did not arrive is trouble */
-	if (fflush(stdout) || ferror(stdout))
-		err = errno ? errno : EIO;
-	if (!final_path) {
-		if (err) {
-			pr_err("write error on standard output: %s",
-			       strerror(err));
-			return EXIT_TROUBLE;
-		}
-		return status;
+	if (fflush(stdout) || ferror(stdout)) {
+		err = errno ? -errno : -EIO;
+		if (output_opened)
+			pr_err("%s: write failed: %s", output_path, strerror(-err));
+		else
+			pr_err("write error on standard output: %s", strerror(-err));
 	}
-	if (!err && status <= EXIT_BREAK && fsync(STDOUT_FILENO))
-		err = errno;
-	if (!err && status <= EXIT_BREAK && rename(tmp_path, final_path))
-		err = errno;
-	if (err)
-		pr_err("%s: %s", final_path, strerror(err));
-	if (err || status > EXIT_BREAK)
-		unlink(tmp_path);
-	free(final_path);
-	free(tmp_path);
-	final_path = tmp_path = NULL;
-	return err ? EXIT_TROUBLE : status;
+	if (!output_opened)
+		return err ? EXIT_TROUBLE : status;
+	output_opened = false;
+	if (err || status > EXIT_BREAK) {
+		atomic_abort();
+		return err ? EXIT_TROUBLE : status;
+	}
+	return atomic_commit(STDOUT_FILENO) ? EXIT_TROUBLE : status;
 }

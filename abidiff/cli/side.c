@@ -146,9 +146,10 @@ static int cache_store(const char *key, struct snapshot *s)
 	if (err && err != -ENOMEM)
 		pr_err("%s: %s", dir, strerror(-err));
 	if (!err)
-		err = snapshot__save(s, json);
+		err = snapshot__save(s, json, ATOMIC_OWN_FILE);
 	if (!err)
-		err = atomic_write(key_path, write_key, (void *)key);
+		err = atomic_write(key_path, ATOMIC_OWN_FILE, write_key,
+				   (void *)key);
 	free(dir);
 	free(key_path);
 	free(json);
@@ -424,7 +425,7 @@ static void __noreturn collect_child(const char *name, const struct prepared *p,
 
 	progress_meter_off();
 	s = load(name, machine, &how);
-	_exit(s && !snapshot__save(s, p->path) ? EXIT_OK : EXIT_TROUBLE);
+	_exit(s && !snapshot__save(s, p->path, ATOMIC_OWN_FILE) ? EXIT_OK : EXIT_TROUBLE);
 }
 
 int sides_prepare(const char *const *names, size_t nr,

@@ -25,6 +25,12 @@
 static char temp_path[PATH_MAX];
 static volatile sig_atomic_t temp_armed;
 
+/*
+ * The file being written: the path as the caller named it, for messages,
+ * and the file the temporary one becomes (NULL when written in place).
+ */
+static char *shown_path, *final_path;
+
 static const int cleanup_signals[] = { SIGHUP, SIGINT, SIGTERM };
 static struct sigaction old_actions[ARRAY_SIZE(cleanup_signals)];
 static bool installed[ARRAY_SIZE(cleanup_signals)];
@@ -157,54 +163,11 @@ static mode_t creation_mode(void)
 	return 0666 & ~mask;
 }
 
-/*
- * Flush @f (to disk when @sync) and close it; 0 or -errno, reported
- * against @path.
- */
-static int flush_and_close(FILE *f, const char *path, bool sync)
+/* Report @err (a positive errno) against @path; returns -@err. */
+static int report(const char *path, int err)
 {
-	int err = 0;
-
-	/*
-	 * A write that failed before this flush left @f in error, and errno
-	 * as it set it unless something changed it since: never take a 0
-	 * from there for success.
-	 */
-	if (fflush(f))
-		err = -errno;
-	else if (ferror(f))
-		err = errno ? -errno : -EIO;
-	else if (sync && fsync(fileno(f)))
-		err = -errno;
-	if (fclose(f) && !err)
-		err = -errno;
-	if (err)
-		pr_err("%s: write failed: %s", path, strerror(-err));
-	return err;
-}
-
-/*
- * @path is a device, a FIFO, a socket: there is nothing to replace, write
- * to it as a plain open would.  Its errors (ENOSPC from /dev/full) are ours
- * to report.
- */
-static int write_through(const char *path,
-			 int (*write_fn)(FILE *f, void *ctx), void *ctx)
-{
-	FILE *f = fopen(path, "w");
-	int err;
-
-	if (!f) {
-		err = -errno;
-		pr_err("%s: %s", path, strerror(errno));
-		return err;
-	}
-	err = write_fn(f, ctx);
-	if (err) {
-		fclose(f);
-		return err;
-	}
-	return flush_and_close(f, path, false);
+	pr_err("%s: %s", path, strerror(err));
+	return -err;
 }
 
 /*
@@ -222,22 +185,51 @@ static int copy_attributes(int fd, const struct stat *st)
 	return fchmod(fd, st->st_mode & 07777);
 }
 
-/* Replace the regular file (or no file) @path with a renamed temporary. */
-static int write_replace(const char *path, const struct stat *old,
-			 int (*write_fn)(FILE *f, void *ctx), void *ctx)
+/* Remove the temporary file, if there is one, with the signals held. */
+static void remove_temp(void)
 {
 	sigset_t mask;
-	FILE *f;
+
+	block_signals(&mask);
+	if (temp_armed)
+		unlink(temp_path);
+	temp_armed = 0;
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+}
+
+/* Forget the file being written; the handlers are no longer needed. */
+static void end_file(void)
+{
+	remove_temp();
+	restore_handlers();
+	free(shown_path);
+	free(final_path);
+	shown_path = final_path = NULL;
+}
+
+/*
+ * Create the temporary file that will become @real (the regular file, or
+ * no file, that @path names), with the attributes of @old.
+ */
+static int open_temp(const char *path, char *real, const struct stat *old)
+{
+	sigset_t mask;
 	int fd, err;
 
-	err = temp_name_for(path);
+	err = temp_name_for(real);
 	if (err) {
-		pr_err("%s: %s", path, strerror(-err));
-		return err;
+		free(real);
+		return report(path, -err);
+	}
+	shown_path = strdup(path);
+	final_path = real;
+	if (!shown_path) {
+		end_file();
+		return report(path, ENOMEM);
 	}
 	install_handlers();
 	block_signals(&mask);
-	fd = mkstemp(temp_path);
+	fd = mkostemp(temp_path, O_CLOEXEC);
 	if (fd >= 0)
 		temp_armed = 1;
 	else
@@ -246,81 +238,161 @@ static int write_replace(const char *path, const struct stat *old,
 	if (fd < 0) {
 		pr_err("%s: cannot create a file in its directory: %s", path,
 		       strerror(-err));
-		goto out;
+		end_file();
+		return err;
 	}
-	f = fdopen(fd, "w");
-	if (!f || copy_attributes(fd, old)) {
-		err = -errno;
-		pr_err("%s: %s", temp_path, strerror(errno));
-		if (f)
-			fclose(f);
-		else
-			close(fd);
-		goto out_unlink;
+	if (copy_attributes(fd, old)) {
+		err = report(temp_path, errno);
+		close(fd);
+		end_file();
+		return err;
 	}
-	err = write_fn(f, ctx);
-	if (err) {
-		fclose(f);
-		goto out_unlink;
-	}
-	err = flush_and_close(f, path, true);
-	if (err)
-		goto out_unlink;
-	block_signals(&mask);
-	if (rename(temp_path, path)) {
-		err = -errno;
-		pr_err("%s: cannot rename %s into place: %s", path, temp_path,
-		       strerror(errno));
-		unlink(temp_path);
-	}
-	temp_armed = 0;
-	sigprocmask(SIG_SETMASK, &mask, NULL);
-	goto out;
-
-out_unlink:
-	block_signals(&mask);
-	unlink(temp_path);
-	temp_armed = 0;
-	sigprocmask(SIG_SETMASK, &mask, NULL);
-out:
-	restore_handlers();
-	return err;
+	return fd;
 }
 
-int atomic_write(const char *path, int (*write_fn)(FILE *f, void *ctx),
-		 void *ctx)
+/*
+ * @path is a device, a FIFO, a socket: there is nothing to replace, write
+ * to it as a plain open would.
+ */
+static int open_in_place(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+
+	return fd < 0 ? report(path, errno) : fd;
+}
+
+/* One of our own files: @path itself is replaced, whatever it is. */
+static int open_own_file(const char *path)
+{
+	struct stat st;
+	char *real = strdup(path);
+
+	if (!real)
+		return report(path, ENOMEM);
+	if (!lstat(path, &st) && S_ISREG(st.st_mode))
+		return open_temp(path, real, &st);
+	return open_temp(path, real, NULL);
+}
+
+/* A file the user named: see atomic-file.h for what is replaced. */
+static int open_user_file(const char *path)
 {
 	struct stat st, real_st;
 	bool exists;
 	char *real;
-	int err;
 
-	if (!strcmp(path, "-"))
-		return write_through("/dev/stdout", write_fn, ctx);
 	exists = !stat(path, &st);
-	if (!exists && errno != ENOENT) {
-		err = -errno;
-		pr_err("%s: %s", path, strerror(errno));
-		return err;
-	}
+	if (!exists && errno != ENOENT)
+		return report(path, errno);
 	if (exists && !S_ISREG(st.st_mode))
-		return write_through(path, write_fn, ctx);
-
+		return open_in_place(path);
 	/* a symbolic link stays one: its target is the file to replace */
 	real = resolve_links(path);
-	if (!real) {
+	if (!real)
+		return report(path, errno);
+	if (!exists)
+		return open_temp(path, real, NULL);
+	if (stat(real, &real_st) || real_st.st_dev != st.st_dev ||
+	    real_st.st_ino != st.st_ino) {
+		/* a link that names no path (/proc/self/fd/N): write to it */
+		free(real);
+		return open_in_place(path);
+	}
+	return open_temp(path, real, &st);
+}
+
+int atomic_open(const char *path, unsigned int flags)
+{
+	size_t len = strlen(path);
+	int fd;
+
+	if (final_path)
+		return report(path, EBUSY);
+	if (!strcmp(path, "-")) {
+		fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+		return fd < 0 ? report("standard output", errno) : fd;
+	}
+	if (!len)
+		return report("''", ENOENT);
+	if (path[len - 1] == '/')
+		return report(path, EISDIR);
+	return flags & ATOMIC_OWN_FILE ? open_own_file(path) :
+					 open_user_file(path);
+}
+
+int atomic_commit(int fd)
+{
+	sigset_t mask;
+	int err = 0;
+
+	if (!final_path)
+		return 0;	/* written in place */
+	if (fsync(fd)) {
 		err = -errno;
-		pr_err("%s: %s", path, strerror(errno));
+		pr_err("%s: write failed: %s", shown_path, strerror(errno));
+		goto out;
+	}
+	block_signals(&mask);
+	if (rename(temp_path, final_path)) {
+		err = -errno;
+		pr_err("%s: cannot rename %s into place: %s", shown_path,
+		       temp_path, strerror(errno));
+	} else {
+		temp_armed = 0;
+	}
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+out:
+	end_file();
+	return err;
+}
+
+void atomic_abort(void)
+{
+	end_file();
+}
+
+/*
+ * Flush @f and tell whether everything written to it arrived: 0 or -errno,
+ * reported against @path.  A write that failed before this flush left @f
+ * in error, and errno as it set it unless something changed it since:
+ * never take a 0 from there for success.
+ */
+static int flush_stream(FILE *f, const char *path)
+{
+	int err = 0;
+
+	if (fflush(f))
+		err = -errno;
+	else if (ferror(f))
+		err = errno ? -errno : -EIO;
+	if (err)
+		pr_err("%s: write failed: %s", path, strerror(-err));
+	return err;
+}
+
+int atomic_write(const char *path, unsigned int flags,
+		 int (*write_fn)(FILE *f, void *ctx), void *ctx)
+{
+	int fd = atomic_open(path, flags), err;
+	FILE *f;
+
+	if (fd < 0)
+		return fd;
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = report(path, errno);
+		close(fd);
+		atomic_abort();
 		return err;
 	}
-	if (!exists)
-		err = write_replace(real, NULL, write_fn, ctx);
-	else if (stat(real, &real_st) || real_st.st_dev != st.st_dev ||
-		 real_st.st_ino != st.st_ino)
-		/* a link that names no path (/proc/self/fd/N): write to it */
-		err = write_through(path, write_fn, ctx);
+	err = write_fn(f, ctx);
+	if (!err)
+		err = flush_stream(f, path);
+	if (!err)
+		err = atomic_commit(fd);
 	else
-		err = write_replace(real, &st, write_fn, ctx);
-	free(real);
+		atomic_abort();
+	if (fclose(f) && !err)
+		err = report(path, errno);
 	return err;
 }

@@ -5,14 +5,14 @@
 #include <stdio.h>
 
 /*
- * atomic_write() - replace @path with what @write_fn writes, all or nothing.
+ * The one way kabidiff writes a file: a file the user named (-o FILE) or
+ * one of its own (the cache), all or nothing.  The data goes to a
+ * temporary file in the directory of the file it will replace; only a
+ * complete file, flushed to disk, is renamed into place.  On any failure
+ * the temporary file is removed and the old file is left as it was, so a
+ * reader never sees a partial file.
  *
- * @write_fn writes to a temporary file in @path's directory and returns 0 or
- * a -errno; the file is then flushed to disk and renamed over @path.  On any
- * failure the temporary file is removed and @path is left as it was, so a
- * reader never sees a partial file under @path.
- *
- * What @path is decides what is replaced:
+ * What a user's path is decides what is replaced:
  *  - no file: the new file gets the permissions an ordinary create would
  *    (0666 less the umask);
  *  - a regular file: the new one keeps its mode, and its owner and group
@@ -22,17 +22,49 @@
  *  - anything else, a device, a FIFO, /dev/stdout: there is nothing to
  *    replace, it is opened and written in place, not atomically;
  *  - "-" is standard output, written in place;
- *  - the temporary name is ".NAME.XXXXXX", or ".kabidiff.XXXXXX" when that
- *    would not fit in NAME_MAX.
+ *  - a name that ends in "/" names a directory, and is refused.
+ * The temporary name is ".NAME.XXXXXX", or ".kabidiff.XXXXXX" when that
+ * would not fit in NAME_MAX.
  *
  * SIGHUP, SIGINT and SIGTERM, where they still have their default action,
  * remove the temporary file while it exists and then kill the process as
- * they would have.  Not reentrant: one atomic_write() at a time.
+ * they would have.  Not reentrant: one file at a time.
  *
- * Returns 0 or -errno; failures of the file itself are reported through
- * kabi_pr() naming @path, those of @write_fn are @write_fn's to report.
+ * Failures of the file itself are reported through kabi_pr() naming the
+ * path; the functions return 0 (atomic_open(): a descriptor) or -errno.
  */
-int atomic_write(const char *path, int (*write_fn)(FILE *f, void *ctx),
-		 void *ctx);
+
+/* Flags of atomic_open() and atomic_write(). */
+enum {
+	/*
+	 * One of kabidiff's own files (a cache entry): the path itself is
+	 * replaced, whatever it is, a symbolic link and not the file it
+	 * points to, and nothing is ever written in place.
+	 */
+	ATOMIC_OWN_FILE	= 1 << 0,
+};
+
+/*
+ * atomic_open() - start writing what will become @path: a descriptor to
+ * write to, which atomic_commit() or atomic_abort() ends.
+ */
+int atomic_open(const char *path, unsigned int flags);
+
+/*
+ * atomic_commit() - what was written to @fd (flushed by the caller) becomes
+ * the file: flushed to disk and renamed into place.  @fd stays open, for
+ * the caller to close.
+ */
+int atomic_commit(int fd);
+
+/* atomic_abort() - the file stays as it was: the temporary one goes. */
+void atomic_abort(void);
+
+/*
+ * atomic_write() - replace @path with what @write_fn writes to its
+ * stream, which returns 0 or a -errno of its own (reported by it).
+ */
+int atomic_write(const char *path, unsigned int flags,
+		 int (*write_fn)(FILE *f, void *ctx), void *ctx);
 
 #endif /* KABIDIFF_ATOMIC_FILE_H */

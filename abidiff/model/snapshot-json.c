@@ -1307,9 +1307,9 @@ static int write_snapshot(FILE *f, void *s)
 	return err == -EIO ? 0 : err;
 }
 
-int snapshot__save(struct snapshot *s, const char *path)
+int snapshot__save(struct snapshot *s, const char *path, unsigned int flags)
 {
-	return atomic_write(path, write_snapshot, s);
+	return atomic_write(path, flags, write_snapshot, s);
 }
 
 json_t *doc_entry__to_json(const struct doc_entry *d)

@@ -41,11 +41,12 @@ struct snapshot *snapshot__load(const char *path);
 int snapshot__write(struct snapshot *s, FILE *f);
 
 /*
- * snapshot__save() - write @s to @path through atomic_write(): either the
- * complete snapshot is at @path afterwards or @path is unchanged.
- * Returns 0 or -errno, reported through kabi_pr().
+ * snapshot__save() - write @s to @path through atomic_write() with its
+ * @flags (ATOMIC_OWN_FILE for the cache): either the complete snapshot is
+ * at @path afterwards or @path is unchanged.  Returns 0 or -errno,
+ * reported through kabi_pr().
  */
-int snapshot__save(struct snapshot *s, const char *path);
+int snapshot__save(struct snapshot *s, const char *path, unsigned int flags);
 
 /*
  * doc_entry__to_json() - one doc entry in its snapshot form, for commands

@@ -160,7 +160,7 @@ int initramfs__write(const char *path, const char *init,
 	if (!err && modules && modules->nr)
 		err = add_modules(&a, modules);
 	if (!err)
-		err = atomic_write(path, write_archive, &a);
+		err = atomic_write(path, ATOMIC_OWN_FILE, write_archive, &a);
 	else if (err == -ENOMEM)
 		pr_err("%s: out of memory", path);
 	for (i = 0; i < a.nr_buffers; i++)

@@ -260,7 +260,7 @@ static void test_atomic_write_stream_error(void **state)
 	write_tmp("target", "old\n", 4);
 	old = kabi_set_print(capture);
 	messages = 0;
-	assert_int_equal(atomic_write(tmp_path("target"), fail_quietly, NULL),
+	assert_int_equal(atomic_write(tmp_path("target"), 0, fail_quietly, NULL),
 			 -EIO);
 	kabi_set_print(old);
 	snprintf(expected, sizeof(expected), "%s: write failed: %s",
@@ -274,7 +274,7 @@ static void test_atomic_write_stream_error(void **state)
 	free(buf);
 	assert_int_equal(dir_entries(), 1);
 
-	assert_int_equal(atomic_write(tmp_path("target"), write_ok, NULL), 0);
+	assert_int_equal(atomic_write(tmp_path("target"), 0, write_ok, NULL), 0);
 	assert_int_equal(read_file(tmp_path("target"), SMALL_FILE_MAX, &buf,
 				   &len), 0);
 	assert_string_equal(buf, "new\n");
@@ -289,7 +289,7 @@ static void test_atomic_write_keeps_mode(void **state)
 
 	write_tmp("target", "old\n", 4);
 	assert_int_equal(chmod(tmp_path("target"), 0600), 0);
-	assert_int_equal(atomic_write(tmp_path("target"), write_ok, NULL), 0);
+	assert_int_equal(atomic_write(tmp_path("target"), 0, write_ok, NULL), 0);
 	assert_int_equal(stat(tmp_path("target"), &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0600);
 	assert_int_equal(dir_entries(), 1);
@@ -305,7 +305,7 @@ static void test_atomic_write_long_name(void **state)
 	for (len = NAME_MAX - 8; len <= NAME_MAX; len++) {
 		memset(name, 'n', len);
 		name[len] = '\0';
-		assert_int_equal(atomic_write(tmp_path(name), write_ok, NULL), 0);
+		assert_int_equal(atomic_write(tmp_path(name), 0, write_ok, NULL), 0);
 		assert_int_equal(dir_entries(), 1);
 		assert_int_equal(unlink(tmp_path(name)), 0);
 	}
@@ -331,7 +331,7 @@ static void test_atomic_write_signal(void **state)
 		assert_true(pid >= 0);
 		if (!pid) {
 			signal(sig, SIG_DFL);
-			atomic_write(tmp_path("target"), write_then_signal, &sig);
+			atomic_write(tmp_path("target"), 0, write_then_signal, &sig);
 			_exit(0);	/* the signal did not kill us */
 		}
 		assert_int_equal(waitpid(pid, &status, 0), pid);
@@ -360,7 +360,7 @@ static void test_atomic_write_signal_handled(void **state)
 	sigemptyset(&sa.sa_mask);
 	assert_int_equal(sigaction(SIGTERM, &sa, &old), 0);
 	caught = 0;
-	assert_int_equal(atomic_write(tmp_path("target"), write_then_signal,
+	assert_int_equal(atomic_write(tmp_path("target"), 0, write_then_signal,
 				      &sig), 0);
 	assert_int_equal(caught, SIGTERM);
 	assert_int_equal(read_file(tmp_path("target"), SMALL_FILE_MAX, &buf,

@@ -201,7 +201,7 @@ static void test_load_version_1(void **state)
 	assert_string_equal(s->syscall_abis[0], "ia32");
 	assert_string_equal(s->syscall_abis[1], "x86_64");
 	assert_false(snapshot__has_syscall_abi(s, "x32"));
-	assert_int_equal(snapshot__save(s, tmp_path("v2.json")), 0);
+	assert_int_equal(snapshot__save(s, tmp_path("v2.json"), 0), 0);
 	back = snapshot__load(tmp_path("v2.json"));
 	assert_non_null(back);
 	assert_int_equal(back->nr_syscall_abis, 2);
@@ -244,7 +244,7 @@ static void test_round_trip_bytes(void **state)
 	char *first, *second;
 	size_t len1, len2, i;
 
-	assert_int_equal(snapshot__save(s, tmp_path("a.json")), 0);
+	assert_int_equal(snapshot__save(s, tmp_path("a.json"), 0), 0);
 	back = snapshot__load(tmp_path("a.json"));
 	assert_non_null(back);
 	assert_string_equal(back->kernel.release, "\x01\x7f\xff\\");
@@ -261,7 +261,7 @@ static void test_round_trip_bytes(void **state)
 	assert_int_equal(back->docs.nr, 0);
 	assert_false(back->syscalls.collected);
 
-	assert_int_equal(snapshot__save(back, tmp_path("b.json")), 0);
+	assert_int_equal(snapshot__save(back, tmp_path("b.json"), 0), 0);
 	first = slurp(tmp_path("a.json"), &len1);
 	second = slurp(tmp_path("b.json"), &len2);
 	assert_int_equal(len1, len2);
@@ -300,7 +300,7 @@ static void test_round_trip_file(void **state)
 	t = snapshot__add_type(s);
 	t->name = strdup("int");
 	t->kind = TYPE_BASE;
-	assert_int_equal(snapshot__save(s, tmp_path("f.json")), 0);
+	assert_int_equal(snapshot__save(s, tmp_path("f.json"), 0), 0);
 	first = slurp(tmp_path("f.json"), &len1);
 	assert_non_null(strstr(first, "      \"file\": \"fs/read_write.c\",\n"));
 	assert_non_null(strstr(first,
@@ -314,7 +314,7 @@ static void test_round_trip_file(void **state)
 	assert_null(back->types.v[0].file);
 	assert_string_equal(back->types.v[1].file,
 			    "arch/x86/include/uapi/asm/stat.h");
-	assert_int_equal(snapshot__save(back, tmp_path("g.json")), 0);
+	assert_int_equal(snapshot__save(back, tmp_path("g.json"), 0), 0);
 	second = slurp(tmp_path("g.json"), &len2);
 	assert_int_equal(len1, len2);
 	assert_memory_equal(first, second, len1);
@@ -340,7 +340,7 @@ static void test_save_mode(void **state)
 	mode_t old = umask(027);
 	struct stat st;
 
-	assert_int_equal(snapshot__save(s, tmp_path("m.json")), 0);
+	assert_int_equal(snapshot__save(s, tmp_path("m.json"), 0), 0);
 	umask(old);
 	assert_int_equal(stat(tmp_path("m.json"), &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0640);
@@ -378,7 +378,7 @@ static void test_save_fails_atomically(void **state)
 	small.rlim_max = old.rlim_max;
 	signal(SIGXFSZ, SIG_IGN);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
-	assert_int_equal(snapshot__save(s, tmp_path("s.json")), -EFBIG);
+	assert_int_equal(snapshot__save(s, tmp_path("s.json"), 0), -EFBIG);
 	setrlimit(RLIMIT_FSIZE, &old);
 	kabi_set_print(old_print);
 	assert_non_null(strstr(last_message, "s.json: write failed: File too large"));
@@ -399,7 +399,7 @@ static void test_save_refuses_duplicates(void **state)
 		n->path = strdup("/sys/same");
 	}
 	write_old_file(tmp_path("d.json"));
-	assert_int_equal(snapshot__save(s, tmp_path("d.json")), -EEXIST);
+	assert_int_equal(snapshot__save(s, tmp_path("d.json"), 0), -EEXIST);
 	kabi_set_print(old_print);
 	assert_string_equal(last_message,
 			    "snapshot: duplicate sysfs path \"/sys/same\"");
@@ -413,7 +413,7 @@ static void test_save_no_directory(void **state)
 	struct snapshot *s = snapshot__new();
 	kabi_print_fn_t old_print = kabi_set_print(capture);
 
-	assert_int_equal(snapshot__save(s, tmp_path("nodir/x.json")), -ENOENT);
+	assert_int_equal(snapshot__save(s, tmp_path("nodir/x.json"), 0), -ENOENT);
 	kabi_set_print(old_print);
 	assert_non_null(strstr(last_message, "nodir/x.json: cannot create a file"));
 	snapshot__free(s);
