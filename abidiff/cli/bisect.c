@@ -115,12 +115,13 @@ static int make_state_dir(struct bisect *b, const char *repo_path)
 	parts[3] = format;
 	for (p = 0; !err && p < 4; p++)
 		h = fnv1a64(h, parts[p], strlen(parts[p]) + 1);
-	top = err ? NULL : cache_dir("bisect");
-	if (top)
+	if (!err)
+		err = cache_dir("bisect", &top);
+	if (!err) {
 		b->dir = xasprintf("%s/%016llx", top, (unsigned long long)h);
-	if (!err && !b->dir)
-		err = -ENOMEM;
-	free(top);
+		err = b->dir ? 0 : -ENOMEM;
+		free(top);
+	}
 	free(real);
 	free(config);
 	return err;

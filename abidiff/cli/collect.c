@@ -93,11 +93,11 @@ int collect_inputs__add_deb(struct collect_inputs *in, const char *path)
 /* --deb's packages, unpacked into the cache (or found there). */
 static int unpack_debs(struct collect_inputs *in)
 {
-	char *dir = cache_dir("packages");
-	int err;
+	char *dir;
+	int err = cache_dir("packages", &dir);
 
-	if (!dir)
-		return -ENOMEM;
+	if (err)
+		return err;
 	err = kernel_packages__unpack(&in->packages, in->debs, in->nr_debs,
 				      dir, progress_deb, NULL);
 	free(dir);

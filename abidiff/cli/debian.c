@@ -209,22 +209,29 @@ static char *lists_stamp(void)
 
 static char *memo_path(const char *spec)
 {
-	char *dir = cache_dir("debian"), *path;
+	char *dir, *path;
 
-	path = dir ? xasprintf("%s/%s", dir, spec + strlen(DEBIAN_PREFIX)) : NULL;
+	if (cache_dir("debian", &dir))
+		return NULL;
+	path = xasprintf("%s/%s", dir, spec + strlen(DEBIAN_PREFIX));
 	free(dir);
 	return path;
 }
 
-/* The versions an earlier resolution of @k->spec found, if still good. */
+/*
+ * The versions an earlier resolution of @k->spec found, if still good.
+ * Quietly: a cache that is refused is the side's to report, once.
+ */
 static bool recall(struct debian_kernel *k)
 {
+	kabi_print_fn_t print = kabi_set_print(NULL);
 	char *path = memo_path(k->spec), *stamp = lists_stamp(), *text = NULL;
 	char *line, *next;
 	size_t len, stamp_len = stamp ? strlen(stamp) : 0;
 	bool ok = false;
 	int i = 0;
 
+	kabi_set_print(print);
 	if (path && stamp && !read_file(path, SMALL_FILE_MAX, &text, &len) &&
 	    !strncmp(text, stamp, stamp_len)) {
 		for (line = text + stamp_len; line && *line && i < KERNEL_PACKAGES;
@@ -264,14 +271,13 @@ static int write_memo(FILE *f, void *arg)
 /* Keep what apt-cache said; a failure only costs the next run time. */
 static void remember(const struct debian_kernel *k)
 {
-	char *path = memo_path(k->spec), *dir = cache_dir("debian");
 	kabi_print_fn_t print = kabi_set_print(NULL);
+	char *path = memo_path(k->spec);
 
-	if (path && dir && !make_dirs(dir))
+	if (path)
 		atomic_write(path, ATOMIC_OWN_FILE, write_memo, (void *)k);
 	kabi_set_print(print);
 	free(path);
-	free(dir);
 }
 
 /* Ask apt-cache for the versions of @k's packages. */
@@ -380,16 +386,13 @@ static int fetch_missing(const struct debian_kernel *k, const char *packages_dir
 	}
 	if (err || !nr_missing)
 		goto out;
-	top = cache_dir("downloads");
-	if (!top) {
-		err = -ENOMEM;
+	err = cache_dir("downloads", &top);
+	if (err)
 		goto out;
-	}
 	remove_stale_tmp_dirs(top);
-	err = make_dirs(top);
-	dir = err ? NULL : xasprintf("%s/.tmp.%d.XXXXXX", top, (int)getpid());
+	dir = xasprintf("%s/.tmp.%d.XXXXXX", top, (int)getpid());
 	free(top);
-	if (!err && (!dir || !mkdtemp(dir))) {
+	if (!dir || !mkdtemp(dir)) {
 		err = dir ? -errno : -ENOMEM;
 		pr_err("%s: %s", dir ? dir : "downloads", strerror(-err));
 		free(dir);

@@ -92,26 +92,29 @@ static char *cache_key(char *const *ids, const struct machine_profile *machine)
 			 ids[KERNEL_SOURCE] ? ids[KERNEL_SOURCE] : "none");
 }
 
-/* snapshots/HASH.@ext for @key, malloc()ed. */
-static char *cache_file(const char *key, const char *ext)
+/* snapshots/HASH.@ext for @key in *@path; 0 or -errno, as cache_dir(). */
+static int cache_file(const char *key, const char *ext, char **path)
 {
-	char *dir = cache_dir("snapshots"), *path;
+	char *dir;
+	int err = cache_dir("snapshots", &dir);
 
-	if (!dir)
-		return NULL;
-	path = xasprintf("%s/%016llx.%s", dir,
-			 (unsigned long long)fnv1a64(FNV1A64_BASIS, key, strlen(key)),
-			 ext);
+	*path = NULL;
+	if (err)
+		return err;
+	*path = xasprintf("%s/%016llx.%s", dir,
+			  (unsigned long long)fnv1a64(FNV1A64_BASIS, key, strlen(key)),
+			  ext);
 	free(dir);
-	return path;
+	return *path ? 0 : -ENOMEM;
 }
 
 /* Whether the cache has a snapshot of @key. */
 static bool cache_has(const char *key)
 {
-	char *key_path = cache_file(key, "key"), *text = NULL;
+	char *key_path, *text = NULL;
 	size_t len;
-	bool has = key_path && !read_file(key_path, SMALL_FILE_MAX, &text, &len) &&
+	bool has = !cache_file(key, "key", &key_path) &&
+		   !read_file(key_path, SMALL_FILE_MAX, &text, &len) &&
 		   !strcmp(text, key);
 
 	free(text);
@@ -122,8 +125,12 @@ static bool cache_has(const char *key)
 /* The cached snapshot of @key, or NULL (quietly) when there is none. */
 static struct snapshot *cache_lookup(const char *key)
 {
-	char *json = cache_has(key) ? cache_file(key, "json") : NULL;
-	struct snapshot *s = json ? snapshot__load(json) : NULL;
+	char *json = NULL;
+	struct snapshot *s;
+
+	if (cache_has(key))
+		cache_file(key, "json", &json);
+	s = json ? snapshot__load(json) : NULL;
 
 	if (s)
 		pr_info("%s: the snapshot of the same packages", json);
@@ -139,18 +146,16 @@ static int write_key(FILE *f, void *key)
 /* Keep @s under @key: the snapshot first, then the key that finds it. */
 static int cache_store(const char *key, struct snapshot *s)
 {
-	char *key_path = cache_file(key, "key"), *json = cache_file(key, "json");
-	char *dir = cache_dir("snapshots");
-	int err = key_path && json && dir ? make_dirs(dir) : -ENOMEM;
+	char *key_path, *json = NULL;
+	int err = cache_file(key, "key", &key_path);
 
-	if (err && err != -ENOMEM)
-		pr_err("%s: %s", dir, strerror(-err));
+	if (!err)
+		err = cache_file(key, "json", &json);
 	if (!err)
 		err = snapshot__save(s, json, ATOMIC_OWN_FILE);
 	if (!err)
 		err = atomic_write(key_path, ATOMIC_OWN_FILE, write_key,
 				   (void *)key);
-	free(dir);
 	free(key_path);
 	free(json);
 	return err;
@@ -192,18 +197,18 @@ static struct snapshot *load_debian(const char *spec,
 	struct snapshot *s = NULL;
 	char *key = NULL, *packages = NULL;
 
-	if (debian_kernel__resolve(&k, spec))
+	/* the cache first: one that is refused is refused before any work */
+	if (debian_kernel__resolve(&k, spec) || cache_dir("packages", &packages))
 		goto out;
 	key = cache_key(k.id, machine);
-	s = key ? cache_lookup(key) : NULL;
-	if (s || !key)
+	if (!key) {
+		pr_err("out of memory");
 		goto out;
-	packages = cache_dir("packages");
-	if (packages && !debian_kernel__fetch(&k, packages, &kp))
+	}
+	s = cache_lookup(key);
+	if (!s && !debian_kernel__fetch(&k, packages, &kp))
 		s = collect_packages(&kp, key, machine);
 out:
-	if (!key && !s)
-		pr_err("out of memory");
 	kernel_packages__release(&kp);
 	debian_kernel__release(&k);
 	free(packages);
@@ -216,11 +221,12 @@ static struct snapshot *load_debs(char **debs, size_t nr,
 				  const struct machine_profile *machine)
 {
 	struct kernel_packages kp = { 0 };
-	char *packages = cache_dir("packages"), *key = NULL;
+	char *packages, *key = NULL;
 	struct snapshot *s = NULL;
 
-	if (packages && !kernel_packages__unpack(&kp, debs, nr, packages,
-						  progress_deb, NULL)) {
+	if (!cache_dir("packages", &packages) &&
+	    !kernel_packages__unpack(&kp, debs, nr, packages, progress_deb,
+				     NULL)) {
 		key = cache_key(kp.id, machine);
 		s = key ? cache_lookup(key) : NULL;
 		if (!s && key)
@@ -335,7 +341,7 @@ static char *debian_maintainers(const char *spec)
 	char *packages = NULL, *path = NULL;
 
 	if (!debian_kernel__resolve(&k, spec))
-		packages = cache_dir("packages");
+		cache_dir("packages", &packages);
 	if (packages && k.id[KERNEL_SOURCE] &&
 	    !kernel_packages__cached(&kp, &k.id[KERNEL_SOURCE], 1, packages))
 		path = packages_maintainers(&kp);
@@ -353,9 +359,9 @@ static char *dir_maintainers(const char *dir)
 	size_t nr = 0;
 
 	if (!debs_in_dir(dir, &debs, &nr) && nr) {
-		packages = cache_dir("packages");
-		if (packages && !kernel_packages__unpack(&kp, debs, nr, packages,
-							 NULL, NULL))
+		if (!cache_dir("packages", &packages) &&
+		    !kernel_packages__unpack(&kp, debs, nr, packages, NULL,
+					     NULL))
 			path = packages_maintainers(&kp);
 		kernel_packages__release(&kp);
 		free(packages);
@@ -403,7 +409,8 @@ static bool needs_collecting(const char *name, struct prepared *p,
 	print = kabi_set_print(NULL);
 	if (!debian_kernel__resolve(&k, name)) {
 		key = cache_key(k.id, machine);
-		json = key && cache_has(key) ? cache_file(key, "json") : NULL;
+		if (key && cache_has(key))
+			cache_file(key, "json", &json);
 	}
 	kabi_set_print(print);
 	if (json) {

@@ -296,6 +296,29 @@ static void test_atomic_write_keeps_mode(void **state)
 	unlink(tmp_path("target"));
 }
 
+/* a cache file: a planted link is replaced, its target left alone */
+static void test_atomic_write_own_file(void **state)
+{
+	char *buf = NULL, path[PATH_MAX];
+	struct stat st;
+	size_t len;
+
+	write_tmp("victim", "old\n", 4);
+	snprintf(path, sizeof(path), "%s", tmp_path("victim"));
+	assert_int_equal(symlink(path, tmp_path("entry")), 0);
+	assert_int_equal(atomic_write(tmp_path("entry"), ATOMIC_OWN_FILE,
+				      write_ok, NULL), 0);
+	assert_int_equal(lstat(tmp_path("entry"), &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(read_file(tmp_path("victim"), SMALL_FILE_MAX, &buf,
+				   &len), 0);
+	assert_string_equal(buf, "old\n");
+	free(buf);
+	assert_int_equal(dir_entries(), 2);
+	unlink(tmp_path("entry"));
+	unlink(tmp_path("victim"));
+}
+
 static void test_atomic_write_long_name(void **state)
 {
 	char name[NAME_MAX + 1];
@@ -394,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_read_file_or_report),
 		cmocka_unit_test(test_atomic_write_stream_error),
 		cmocka_unit_test(test_atomic_write_keeps_mode),
+		cmocka_unit_test(test_atomic_write_own_file),
 		cmocka_unit_test(test_atomic_write_long_name),
 		cmocka_unit_test(test_atomic_write_signal),
 		cmocka_unit_test(test_atomic_write_signal_handled),
