@@ -61,17 +61,21 @@ int read_fd(int fd, size_t max, size_t hint, char **buf, size_t *len)
 
 int read_file(const char *path, size_t max, char **buf, size_t *len)
 {
+	bool is_stdin = !strcmp(path, "-");
 	struct stat st;
 	int fd, err;
 
-	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) :
-	     fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+	/* O_NONBLOCK: opening a FIFO would wait for a writer */
+	fd = is_stdin ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0) :
+	     open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st))
 		err = -errno;
 	else if (S_ISDIR(st.st_mode))
 		err = -EISDIR;
+	else if (!S_ISREG(st.st_mode) && !is_stdin)
+		err = -EINVAL;
 	else if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > max)
 		err = -EFBIG;	/* known before reading it */
 	else
@@ -89,6 +93,9 @@ int read_file_or_report(const char *path, size_t max, char **buf,
 	if (err == -EFBIG)
 		pr_err("%s: larger than %zu MiB, the most kabidiff reads of such a file",
 		       path, max >> 20);
+	else if (err == -EINVAL)
+		pr_err("%s: not a regular file (a FIFO, a device, a socket): not read",
+		       path);
 	else if (err)
 		pr_err("%s: %s", path, strerror(-err));
 	return err;

@@ -27,10 +27,12 @@ int read_fd(int fd, size_t max, size_t hint, char **buf, size_t *len);
 
 /*
  * read_file() - read all of @path, at most @max bytes, as read_fd() does;
- * "-" is standard input.
+ * "-" is standard input.  Only a regular file is read: a FIFO (which would
+ * block), a device or a socket is -EINVAL, found without waiting or
+ * reading.
  *
- * Returns 0 or -errno (-EISDIR for a directory, -EFBIG, -ENOMEM), and
- * reports nothing: what a failure means is the caller's to say, and a
+ * Returns 0 or -errno (-EISDIR for a directory, -EINVAL, -EFBIG, -ENOMEM),
+ * and reports nothing: what a failure means is the caller's to say, and a
  * caller that only asks whether the file is there need not silence
  * kabi_pr() to ask.
  */

@@ -97,7 +97,8 @@ is "$status:$(printf '%s\n' "$out" | python3 -c 'import json, sys
 d = json.load(sys.stdin)
 print(sorted(set((f["kind"], f["verdict"]) for f in d["findings"])))')" \
    "1:[('doc-removed-early', 'break')]" "docs diff --git v2 v3: doc-removed-early breaks, exit 1"
-run_kabidiff docs diff --git "$R" v2 v3 --policy /dev/null --format markdown --color=never
+: >"$TMP/empty.policy"
+run_kabidiff docs diff --git "$R" v2 v3 --policy "$TMP/empty.policy" --format markdown --color=never
 is "$status" 1 "docs diff takes the options of diff"
 printf 'doc-removed-early * moved on purpose\n' >"$TMP/waivers"
 run_kabidiff docs diff --waivers "$TMP/waivers" --git "$R" v2 v3

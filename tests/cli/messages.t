@@ -22,6 +22,8 @@ printf 'What:\t\t/sys/%s\nDescription:\tlong\n\nWhat:\t\t/sys/b%s[2J[\nDescripti
 printf '%s /sys/a see bug\n' "${ESC}[31m" >"$TMP/waivers"
 sed 's/"arch": "x86_64"/"arch": "aarch64"/' "$SNAP" >"$TMP/arm.json"
 truncate -s 2G "$TMP/sparse.json"
+truncate -s 17M "$TMP/large.policy"
+mkfifo "$TMP/fifo.policy"
 
 for KABIDIFF in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
 	name=${KABIDIFF#"$TOP"/}
@@ -50,9 +52,17 @@ ${ESC}[31mb.json"
 	one_line "a 2 GiB snapshot is refused without being read ($name)" \
 		 "kabidiff: $TMP/sparse.json: larger than 1024 MiB, the most kabidiff reads of such a file"
 
-	run_kabidiff diff --policy /dev/zero "$SNAP" "$SNAP"
-	one_line "--policy /dev/zero stops at the limit ($name)" \
-		 "kabidiff: /dev/zero: larger than 16 MiB, the most kabidiff reads of such a file"
+	run_kabidiff diff --policy "$TMP/large.policy" "$SNAP" "$SNAP"
+	one_line "a --policy of 17 MiB is refused without being read ($name)" \
+		 "kabidiff: $TMP/large.policy: larger than 16 MiB, the most kabidiff reads of such a file"
+
+	# a FIFO without a writer: a plain open() would wait for ever
+	status=0
+	timeout 60 "$KABIDIFF" diff --policy "$TMP/fifo.policy" "$SNAP" "$SNAP" \
+		>"$TMP/out" 2>"$TMP/err" || status=$?
+	err=$(cat "$TMP/err")
+	one_line "a FIFO as --policy is refused at once, not waited on ($name)" \
+		 "kabidiff: $TMP/fifo.policy: not a regular file (a FIFO, a device, a socket): not read"
 
 	run_kabidiff collect --sysfs-stream "$TMP/sparse.json" -o "$TMP/snap.json"
 	one_line "--sysfs-stream of 2 GiB is refused ($name)" \

@@ -131,7 +131,7 @@ static void test_read_file_fails_silently(void **state)
 /*
  * Nothing reads past its limit: a file of @max bytes is read, one byte more
  * is -EFBIG, whether fstat() knows the size (a regular file) or not (a
- * pipe, /dev/zero); read_file_or_report() names the limit.
+ * pipe); read_file_or_report() names the limit.
  */
 static void test_read_file_limit(void **state)
 {
@@ -171,11 +171,13 @@ static void test_read_file_limit(void **state)
 					     &buf, &len), 0);
 	free(buf);
 	buf = NULL;
-	assert_int_equal(read_file_or_report("/dev/zero", (size_t)1 << 20, &buf,
-					     &len), -EFBIG);
+	assert_int_equal(truncate(tmp_path("over"), ((off_t)1 << 20) + 1), 0);
+	assert_int_equal(read_file_or_report(tmp_path("over"), (size_t)1 << 20,
+					     &buf, &len), -EFBIG);
 	kabi_set_print(old);
 	snprintf(expected, sizeof(expected),
-		 "/dev/zero: larger than 1 MiB, the most kabidiff reads of such a file");
+		 "%s: larger than 1 MiB, the most kabidiff reads of such a file",
+		 tmp_path("over"));
 	assert_int_equal(messages, 1);
 	assert_string_equal(last_message, expected);
 	assert_null(buf);
@@ -199,6 +201,24 @@ static void expect_report(const char *path, int err, const char *reason)
 	assert_int_equal(messages, 1);
 	assert_string_equal(last_message, expected);
 	assert_null(buf);
+}
+
+/*
+ * Only regular files are read: a FIFO without a writer (which a plain
+ * open() would wait for) and a character device are refused at once.
+ */
+static void test_read_file_not_regular(void **state)
+{
+	char *buf = NULL;
+	size_t len;
+
+	assert_int_equal(mkfifo(tmp_path("fifo"), 0600), 0);
+	assert_int_equal(read_silently(tmp_path("fifo"), &buf, &len), -EINVAL);
+	unlink(tmp_path("fifo"));
+	assert_int_equal(read_silently("/dev/zero", &buf, &len), -EINVAL);
+	assert_null(buf);
+	expect_report("/dev/zero", -EINVAL,
+		      "not a regular file (a FIFO, a device, a socket): not read");
 }
 
 static void test_read_file_or_report(void **state)
@@ -414,6 +434,7 @@ int main(void)
 		cmocka_unit_test(test_read_file_large),
 		cmocka_unit_test(test_read_file_fails_silently),
 		cmocka_unit_test(test_read_file_limit),
+		cmocka_unit_test(test_read_file_not_regular),
 		cmocka_unit_test(test_read_file_or_report),
 		cmocka_unit_test(test_atomic_write_stream_error),
 		cmocka_unit_test(test_atomic_write_keeps_mode),
