@@ -1,9 +1,10 @@
 #!/bin/sh
 # The cache is a trust boundary: kabidiff uses only a folder of its own
 # (0700, ours, not a symbolic link), never one under /tmp when HOME is
-# unset, and replaces what is planted in it instead of writing through.
-# Everything on private folders in $TMP, with both builds; apt-cache and
-# apt-get are fakes in PATH, so nothing is fetched.
+# unset, and replaces what is planted in it instead of writing through;
+# a debian: name that apt does not know is one error, not a second false
+# one.  Everything on private folders in $TMP, with both builds;
+# apt-cache and apt-get are fakes in PATH, so nothing is fetched.
 . "$(dirname "$0")/../lib.sh"
 
 command -v dpkg-deb >/dev/null || skip_all "no dpkg-deb"
@@ -88,6 +89,15 @@ for bin in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
 	   "2:victim:replaced" \
 	   "${tag}a planted link in the cache is replaced, not written through"
 	[ "$status" -eq 2 ] || printf '#   %s\n' "$err"
+
+	mkdir -p "$TMP/bin-empty"
+	printf '#!/bin/sh\nexit 0\n' >"$TMP/bin-empty/apt-cache"
+	chmod +x "$TMP/bin-empty/apt-cache"
+	PATH="$TMP/bin-empty:$PATH" KABIDIFF_CACHE="$TMP/c" run_kabidiff \
+		diff debian:6.1.0-98 "$FIXTURES/diff/docs.old.json"
+	is "$status:$err" \
+	   "2:kabidiff: apt-cache knows no linux-image-6.1.0-98-amd64-unsigned: run apt-get update, or name another kernel" \
+	   "${tag}a debian: name apt-cache does not know: one line, no false 'out of memory'"
 done
 
 done_testing
