@@ -12,10 +12,10 @@
 
 /*
  * The file -o named (a string of argv, which lives as long as we do), and
- * whether standard output is atomic_open()'s file for it now.
+ * the file under way that standard output is once it is opened.
  */
 static const char *output_path;
-static bool output_opened;
+static struct atomic_file *output_file;
 
 int output_option(const char *cmd, const struct cli_option *opt,
 		  const char *arg)
@@ -67,7 +67,7 @@ int output_open(const char *cmd, int argc, char **argv)
 	struct stat out;
 	int fd, err = 0;
 
-	if (!output_path || output_opened)
+	if (!output_path || output_file)
 		return 0;
 	/* a device or a FIFO is written in place, it replaces nothing */
 	if (!stat(output_path, &out) && S_ISREG(out.st_mode)) {
@@ -78,17 +78,17 @@ int output_open(const char *cmd, int argc, char **argv)
 			return -EINVAL;
 		}
 	}
-	fd = atomic_open(output_path, 0);
+	fd = atomic_open(output_path, 0, &output_file);
 	if (fd < 0)
 		return fd;
 	fflush(stdout);
 	if (dup2(fd, STDOUT_FILENO) < 0) {
 		err = -errno;
 		pr_err("%s: %s", output_path, strerror(errno));
-		atomic_abort();
+		atomic_abort(output_file);
+		output_file = NULL;
 	}
 	close(fd);
-	output_opened = !err;
 	return err;
 }
 
@@ -102,22 +102,23 @@ int json_option(const char *cmd, const struct cli_option *opt,
 
 int output_finish(int status)
 {
+	struct atomic_file *af = output_file;
 	int err = 0;
 
 	/* what git's run_builtin() does: output that did not arrive is trouble */
 	if (fflush(stdout) || ferror(stdout)) {
 		err = errno ? -errno : -EIO;
-		if (output_opened)
+		if (af)
 			pr_err("%s: write failed: %s", output_path, strerror(-err));
 		else
 			pr_err("write error on standard output: %s", strerror(-err));
 	}
-	if (!output_opened)
+	if (!af)
 		return err ? EXIT_TROUBLE : status;
-	output_opened = false;
+	output_file = NULL;
 	if (err || status > EXIT_BREAK) {
-		atomic_abort();
+		atomic_abort(af);
 		return err ? EXIT_TROUBLE : status;
 	}
-	return atomic_commit(STDOUT_FILENO) ? EXIT_TROUBLE : status;
+	return atomic_commit(af, STDOUT_FILENO) ? EXIT_TROUBLE : status;
 }

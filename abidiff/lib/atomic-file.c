@@ -17,37 +17,50 @@
 #define SHORT_TEMP	".kabidiff" TEMP_SUFFIX
 
 /*
- * The temporary file that exists right now, for the signal handler to
- * remove: a static buffer, since the handler may not call malloc() or
- * follow pointers that are being freed.  temp_armed is set, with the
- * signals blocked, only while temp_path names a file that we created.
+ * How many files may be under way at once: a command's -o, and a cache
+ * entry written while it runs, with room to spare.
  */
-static char temp_path[PATH_MAX];
-static volatile sig_atomic_t temp_armed;
+#define MAX_OPEN_FILES	4
+
+struct atomic_file {
+	char *shown_path;	/* as the caller named it, for messages */
+	char *final_path;	/* what the temporary file becomes; NULL: in place */
+	int slot;		/* its temporary file's slot, -1 for none */
+};
 
 /*
- * The file being written: the path as the caller named it, for messages,
- * and the file the temporary one becomes (NULL when written in place).
+ * The temporary files that exist right now, for the signal handler to
+ * remove: static buffers, since the handler may not call malloc() or
+ * follow pointers that are being freed.  temp_armed[i] is set, with the
+ * signals blocked, only while temp_paths[i] names a file that process
+ * temp_owner[i] created: a child forked meanwhile leaves it alone.
  */
-static char *shown_path, *final_path;
+static char temp_paths[MAX_OPEN_FILES][PATH_MAX];
+static volatile sig_atomic_t temp_armed[MAX_OPEN_FILES];
+static pid_t temp_owner[MAX_OPEN_FILES];
+static bool slot_taken[MAX_OPEN_FILES];
+static int nr_taken;
 
 static const int cleanup_signals[] = { SIGHUP, SIGINT, SIGTERM };
 static struct sigaction old_actions[ARRAY_SIZE(cleanup_signals)];
 static bool installed[ARRAY_SIZE(cleanup_signals)];
 
 /*
- * Remove the temporary file and die of @sig as we would have without this
+ * Remove the temporary files and die of @sig as we would have without this
  * handler: the default action back, the signal raised again (it stays
  * pending while the handler runs, and kills us when it returns).  Only
  * async-signal-safe calls here.
  */
-static void remove_temp_on_signal(int sig)
+static void remove_temps_on_signal(int sig)
 {
-	int saved_errno = errno;
+	pid_t self = getpid();
+	int saved_errno = errno, i;
 
-	if (temp_armed) {
-		unlink(temp_path);
-		temp_armed = 0;
+	for (i = 0; i < MAX_OPEN_FILES; i++) {
+		if (temp_armed[i] && temp_owner[i] == self) {
+			unlink(temp_paths[i]);
+			temp_armed[i] = 0;
+		}
 	}
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -72,7 +85,7 @@ static void block_signals(sigset_t *old)
  */
 static void install_handlers(void)
 {
-	struct sigaction sa = { .sa_handler = remove_temp_on_signal };
+	struct sigaction sa = { .sa_handler = remove_temps_on_signal };
 	size_t i;
 
 	sigemptyset(&sa.sa_mask);
@@ -89,17 +102,49 @@ static void restore_handlers(void)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(cleanup_signals); i++)
+	for (i = 0; i < ARRAY_SIZE(cleanup_signals); i++) {
 		if (installed[i])
 			sigaction(cleanup_signals[i], &old_actions[i], NULL);
+		installed[i] = false;
+	}
+}
+
+/* A free slot for a temporary file, the handlers in place; -1: none. */
+static int take_slot(void)
+{
+	int i;
+
+	for (i = 0; i < MAX_OPEN_FILES && slot_taken[i]; i++)
+		;
+	if (i == MAX_OPEN_FILES)
+		return -1;
+	if (!nr_taken++)
+		install_handlers();
+	slot_taken[i] = true;
+	return i;
+}
+
+/* Remove @slot's temporary file, if it has one, and free the slot. */
+static void release_slot(int slot)
+{
+	sigset_t mask;
+
+	block_signals(&mask);
+	if (temp_armed[slot] && temp_owner[slot] == getpid())
+		unlink(temp_paths[slot]);
+	temp_armed[slot] = 0;
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+	slot_taken[slot] = false;
+	if (!--nr_taken)
+		restore_handlers();
 }
 
 /*
- * Fill temp_path with a mkstemp() template for @path: "dir/.name.XXXXXX", a
- * hidden sibling, or "dir/.kabidiff.XXXXXX" when the name is too long for
- * that to fit in NAME_MAX.  0 or -ENAMETOOLONG.
+ * Fill @temp (PATH_MAX bytes) with a mkstemp() template for @path:
+ * "dir/.name.XXXXXX", a hidden sibling, or "dir/.kabidiff.XXXXXX" when the
+ * name is too long for that to fit in NAME_MAX.  0 or -ENAMETOOLONG.
  */
-static int temp_name_for(const char *path)
+static int temp_name_for(char *temp, const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	size_t dirlen = slash ? slash - path + 1 : 0;
@@ -107,12 +152,12 @@ static int temp_name_for(const char *path)
 	int n;
 
 	if (1 + strlen(base) + strlen(TEMP_SUFFIX) <= NAME_MAX)
-		n = snprintf(temp_path, sizeof(temp_path), "%.*s.%s" TEMP_SUFFIX,
+		n = snprintf(temp, PATH_MAX, "%.*s.%s" TEMP_SUFFIX,
 			     (int)dirlen, path, base);
 	else
-		n = snprintf(temp_path, sizeof(temp_path), "%.*s" SHORT_TEMP,
-			     (int)dirlen, path);
-	return n < 0 || (size_t)n >= sizeof(temp_path) ? -ENAMETOOLONG : 0;
+		n = snprintf(temp, PATH_MAX, "%.*s" SHORT_TEMP, (int)dirlen,
+			     path);
+	return n < 0 || n >= PATH_MAX ? -ENAMETOOLONG : 0;
 }
 
 /*
@@ -185,84 +230,115 @@ static int copy_attributes(int fd, const struct stat *st)
 	return fchmod(fd, st->st_mode & 07777);
 }
 
-/* Remove the temporary file, if there is one, with the signals held. */
-static void remove_temp(void)
+/* Forget @af: its temporary file, if it is still there, goes. */
+static void free_file(struct atomic_file *af)
 {
-	sigset_t mask;
-
-	block_signals(&mask);
-	if (temp_armed)
-		unlink(temp_path);
-	temp_armed = 0;
-	sigprocmask(SIG_SETMASK, &mask, NULL);
+	if (af->slot >= 0)
+		release_slot(af->slot);
+	free(af->shown_path);
+	free(af->final_path);
+	free(af);
 }
 
-/* Forget the file being written; the handlers are no longer needed. */
-static void end_file(void)
+/*
+ * A new struct atomic_file for @path, which becomes @real (taken; NULL:
+ * written in place); NULL when out of memory or out of slots, reported.
+ */
+static struct atomic_file *new_file(const char *path, char *real)
 {
-	remove_temp();
-	restore_handlers();
-	free(shown_path);
-	free(final_path);
-	shown_path = final_path = NULL;
+	struct atomic_file *af = calloc(1, sizeof(*af));
+
+	if (af) {
+		af->shown_path = strdup(path);
+		af->final_path = real;
+		af->slot = real ? take_slot() : -1;
+	}
+	if (!af || !af->shown_path) {
+		report(path, ENOMEM);
+	} else if (real && af->slot < 0) {
+		pr_err("%s: more than %d files written at once", path,
+		       MAX_OPEN_FILES);
+	} else {
+		return af;
+	}
+	if (af)
+		free_file(af);
+	else
+		free(real);
+	return NULL;
 }
 
 /*
  * Create the temporary file that will become @real (the regular file, or
  * no file, that @path names), with the attributes of @old.
  */
-static int open_temp(const char *path, char *real, const struct stat *old)
+static int open_temp(const char *path, char *real, const struct stat *old,
+		     struct atomic_file **afp)
 {
+	struct atomic_file *af = new_file(path, real);
+	char *temp;
 	sigset_t mask;
 	int fd, err;
 
-	err = temp_name_for(real);
+	if (!af)
+		return -ENOMEM;
+	temp = temp_paths[af->slot];
+	err = temp_name_for(temp, real);
 	if (err) {
-		free(real);
+		free_file(af);
 		return report(path, -err);
 	}
-	shown_path = strdup(path);
-	final_path = real;
-	if (!shown_path) {
-		end_file();
-		return report(path, ENOMEM);
-	}
-	install_handlers();
 	block_signals(&mask);
-	fd = mkostemp(temp_path, O_CLOEXEC);
-	if (fd >= 0)
-		temp_armed = 1;
+	fd = mkostemp(temp, O_CLOEXEC);
+	if (fd >= 0) {
+		temp_owner[af->slot] = getpid();
+		temp_armed[af->slot] = 1;
+	}
 	else
 		err = -errno;
 	sigprocmask(SIG_SETMASK, &mask, NULL);
 	if (fd < 0) {
 		pr_err("%s: cannot create a file in its directory: %s", path,
 		       strerror(-err));
-		end_file();
+		free_file(af);
 		return err;
 	}
 	if (copy_attributes(fd, old)) {
-		err = report(temp_path, errno);
+		err = report(temp, errno);
 		close(fd);
-		end_file();
+		free_file(af);
 		return err;
 	}
+	*afp = af;
 	return fd;
 }
 
 /*
- * @path is a device, a FIFO, a socket: there is nothing to replace, write
- * to it as a plain open would.
+ * @path is a device, a FIFO, a socket, standard output ("-"): there is
+ * nothing to replace, write to it as a plain open would.
  */
-static int open_in_place(const char *path)
+static int open_in_place(const char *path, struct atomic_file **afp)
 {
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	struct atomic_file *af = new_file(path, NULL);
+	int fd;
 
-	return fd < 0 ? report(path, errno) : fd;
+	if (!af)
+		return -ENOMEM;
+	if (!strcmp(path, "-"))
+		fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+	else
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0) {
+		fd = report(path, errno);
+		free_file(af);
+		return fd;
+	}
+	*afp = af;
+	return fd;
 }
 
 /* One of our own files: @path itself is replaced, whatever it is. */
-static int open_own_file(const char *path)
+static int open_own_file(const char *path, struct atomic_file **afp)
 {
 	struct stat st;
 	char *real = strdup(path);
@@ -270,12 +346,12 @@ static int open_own_file(const char *path)
 	if (!real)
 		return report(path, ENOMEM);
 	if (!lstat(path, &st) && S_ISREG(st.st_mode))
-		return open_temp(path, real, &st);
-	return open_temp(path, real, NULL);
+		return open_temp(path, real, &st, afp);
+	return open_temp(path, real, NULL, afp);
 }
 
 /* A file the user named: see atomic-file.h for what is replaced. */
-static int open_user_file(const char *path)
+static int open_user_file(const char *path, struct atomic_file **afp)
 {
 	struct stat st, real_st;
 	bool exists;
@@ -285,70 +361,68 @@ static int open_user_file(const char *path)
 	if (!exists && errno != ENOENT)
 		return report(path, errno);
 	if (exists && !S_ISREG(st.st_mode))
-		return open_in_place(path);
+		return open_in_place(path, afp);
 	/* a symbolic link stays one: its target is the file to replace */
 	real = resolve_links(path);
 	if (!real)
 		return report(path, errno);
 	if (!exists)
-		return open_temp(path, real, NULL);
+		return open_temp(path, real, NULL, afp);
 	if (stat(real, &real_st) || real_st.st_dev != st.st_dev ||
 	    real_st.st_ino != st.st_ino) {
 		/* a link that names no path (/proc/self/fd/N): write to it */
 		free(real);
-		return open_in_place(path);
+		return open_in_place(path, afp);
 	}
-	return open_temp(path, real, &st);
+	return open_temp(path, real, &st, afp);
 }
 
-int atomic_open(const char *path, unsigned int flags)
+int atomic_open(const char *path, unsigned int flags,
+		struct atomic_file **afp)
 {
 	size_t len = strlen(path);
-	int fd;
 
-	if (final_path)
-		return report(path, EBUSY);
-	if (!strcmp(path, "-")) {
-		fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
-		return fd < 0 ? report("standard output", errno) : fd;
-	}
+	*afp = NULL;
+	if (!strcmp(path, "-"))
+		return open_in_place(path, afp);
 	if (!len)
 		return report("''", ENOENT);
 	if (path[len - 1] == '/')
 		return report(path, EISDIR);
-	return flags & ATOMIC_OWN_FILE ? open_own_file(path) :
-					 open_user_file(path);
+	return flags & ATOMIC_OWN_FILE ? open_own_file(path, afp) :
+					 open_user_file(path, afp);
 }
 
-int atomic_commit(int fd)
+int atomic_commit(struct atomic_file *af, int fd)
 {
+	char *temp = af->slot >= 0 ? temp_paths[af->slot] : NULL;
 	sigset_t mask;
 	int err = 0;
 
-	if (!final_path)
-		return 0;	/* written in place */
+	if (!temp)
+		goto out;	/* written in place */
 	if (fsync(fd)) {
 		err = -errno;
-		pr_err("%s: write failed: %s", shown_path, strerror(errno));
+		pr_err("%s: write failed: %s", af->shown_path, strerror(errno));
 		goto out;
 	}
 	block_signals(&mask);
-	if (rename(temp_path, final_path)) {
+	if (rename(temp, af->final_path)) {
 		err = -errno;
-		pr_err("%s: cannot rename %s into place: %s", shown_path,
-		       temp_path, strerror(errno));
+		pr_err("%s: cannot rename %s into place: %s", af->shown_path,
+		       temp, strerror(errno));
 	} else {
-		temp_armed = 0;
+		temp_armed[af->slot] = 0;
 	}
 	sigprocmask(SIG_SETMASK, &mask, NULL);
 out:
-	end_file();
+	free_file(af);
 	return err;
 }
 
-void atomic_abort(void)
+void atomic_abort(struct atomic_file *af)
 {
-	end_file();
+	free_file(af);
 }
 
 /*
@@ -373,7 +447,8 @@ static int flush_stream(FILE *f, const char *path)
 int atomic_write(const char *path, unsigned int flags,
 		 int (*write_fn)(FILE *f, void *ctx), void *ctx)
 {
-	int fd = atomic_open(path, flags), err;
+	struct atomic_file *af;
+	int fd = atomic_open(path, flags, &af), err;
 	FILE *f;
 
 	if (fd < 0)
@@ -382,16 +457,16 @@ int atomic_write(const char *path, unsigned int flags,
 	if (!f) {
 		err = report(path, errno);
 		close(fd);
-		atomic_abort();
+		atomic_abort(af);
 		return err;
 	}
 	err = write_fn(f, ctx);
 	if (!err)
 		err = flush_stream(f, path);
 	if (!err)
-		err = atomic_commit(fd);
+		err = atomic_commit(af, fd);
 	else
-		atomic_abort();
+		atomic_abort(af);
 	if (fclose(f) && !err)
 		err = report(path, errno);
 	return err;

@@ -27,8 +27,9 @@
  * would not fit in NAME_MAX.
  *
  * SIGHUP, SIGINT and SIGTERM, where they still have their default action,
- * remove the temporary file while it exists and then kill the process as
- * they would have.  Not reentrant: one file at a time.
+ * remove the temporary files that exist and then kill the process as they
+ * would have.  A few files may be under way at once (a command's -o, a
+ * cache entry written meanwhile), each with its struct atomic_file.
  *
  * Failures of the file itself are reported through kabi_pr() naming the
  * path; the functions return 0 (atomic_open(): a descriptor) or -errno.
@@ -44,21 +45,25 @@ enum {
 	ATOMIC_OWN_FILE	= 1 << 0,
 };
 
+struct atomic_file;
+
 /*
- * atomic_open() - start writing what will become @path: a descriptor to
- * write to, which atomic_commit() or atomic_abort() ends.
+ * atomic_open() - start writing what will become @path: returns a
+ * descriptor to write to, and in *@afp the file under way, which
+ * atomic_commit() or atomic_abort() ends.
  */
-int atomic_open(const char *path, unsigned int flags);
+int atomic_open(const char *path, unsigned int flags,
+		struct atomic_file **afp);
 
 /*
  * atomic_commit() - what was written to @fd (flushed by the caller) becomes
- * the file: flushed to disk and renamed into place.  @fd stays open, for
- * the caller to close.
+ * the file: flushed to disk and renamed into place; @af is freed.  @fd
+ * stays open, for the caller to close.
  */
-int atomic_commit(int fd);
+int atomic_commit(struct atomic_file *af, int fd);
 
-/* atomic_abort() - the file stays as it was: the temporary one goes. */
-void atomic_abort(void);
+/* atomic_abort() - the file stays as it was, its temporary one goes. */
+void atomic_abort(struct atomic_file *af);
 
 /*
  * atomic_write() - replace @path with what @write_fn writes to its

@@ -90,6 +90,14 @@ for bin in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
 	   "${tag}a planted link in the cache is replaced, not written through"
 	[ "$status" -eq 2 ] || printf '#   %s\n' "$err"
 
+	# the same with -o: the report and the cache entry under way at once
+	rm -f "$TMP/c/debian/6.1.0-99"
+	PATH="$TMP/bin:$PATH" KABIDIFF_CACHE="$TMP/c" run_kabidiff \
+		diff debian:6.1.0-99 "$FIXTURES/diff/docs.old.json" -o "$TMP/report"
+	is "$status:$(sed -n 2p "$TMP/c/debian/6.1.0-99" 2>&1):$(ls "$TMP/report" 2>/dev/null)" \
+	   "2:6.1.99-1:" \
+	   "${tag}diff -o: apt-cache's answer is cached all the same, no report of a failed diff"
+
 	mkdir -p "$TMP/bin-empty"
 	printf '#!/bin/sh\nexit 0\n' >"$TMP/bin-empty/apt-cache"
 	chmod +x "$TMP/bin-empty/apt-cache"

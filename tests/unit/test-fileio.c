@@ -385,6 +385,46 @@ static void test_atomic_write_signal(void **state)
 	}
 }
 
+/*
+ * Two files under way at once (a report on -o, a cache entry written
+ * meanwhile): each becomes its file, and a signal removes both
+ * temporary files.
+ */
+static void test_atomic_two_at_once(void **state)
+{
+	struct atomic_file *report, *entry;
+	int fd1, fd2, status, sig = SIGTERM;
+	pid_t pid;
+
+	fd1 = atomic_open(tmp_path("report"), 0, &report);
+	assert_true(fd1 >= 0);
+	fd2 = atomic_open(tmp_path("entry"), ATOMIC_OWN_FILE, &entry);
+	assert_true(fd2 >= 0);
+	assert_int_equal(write(fd2, "e\n", 2), 2);
+	assert_int_equal(atomic_commit(entry, fd2), 0);
+	close(fd2);
+	assert_int_equal(write(fd1, "r\n", 2), 2);
+	assert_int_equal(atomic_commit(report, fd1), 0);
+	close(fd1);
+	assert_int_equal(dir_entries(), 2);
+	unlink(tmp_path("report"));
+	unlink(tmp_path("entry"));
+
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		signal(sig, SIG_DFL);
+		if (atomic_open(tmp_path("report"), 0, &report) < 0)
+			_exit(1);
+		atomic_write(tmp_path("entry"), ATOMIC_OWN_FILE,
+			     write_then_signal, &sig);
+		_exit(0);	/* the signal did not kill us */
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(dir_entries(), 0);
+}
+
 static volatile sig_atomic_t caught;
 
 static void catch(int sig)
@@ -442,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_atomic_write_long_name),
 		cmocka_unit_test(test_atomic_write_signal),
 		cmocka_unit_test(test_atomic_write_signal_handled),
+		cmocka_unit_test(test_atomic_two_at_once),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
