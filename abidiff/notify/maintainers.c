@@ -29,9 +29,16 @@
  *    is the section's here, not there.
  *  - X: follows the same rules and takes the whole section off the path,
  *    its N: lines too.
- *  - N: is an extended regular expression searched anywhere in the path
- *    (regcomp(3); the script's are Perl's, which read every N: of 6.1 and
- *    6.12 the same).
+ *  - N: is a Perl regular expression searched anywhere in the path, with
+ *    the blanks and '#' comments of Perl's /x, as the script's
+ *    "$file =~ m/$value/x" searches it.  PCRE2 compiles it: its syntax is
+ *    Perl's, where regcomp(3)'s extended expressions are not (\d, lazy
+ *    and possessive repeats, look-around), and it bounds the backtracking
+ *    a match may do, which regcomp(3) does not: glibc took 40 s and 8 GB
+ *    to compile "a{1,32767}", and 19 s to search "(a*)*\1b" in a path of
+ *    200 a's.  A pattern PCRE2 refuses is reported and left out, as is a
+ *    pattern from its first match that runs into a limit (the script
+ *    would die on the first and wait on the second).
  *
  * Ranking: a match through "F: PATTERN" ranks as the number of '/' in
  * PATTERN, plus one when it does not end in '/', or -1 when it starts with
@@ -60,11 +67,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
-#include <regex.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 
 #include "lib/array.h"
 #include "lib/bytes.h"
@@ -91,10 +100,26 @@ struct maintainers_dir {
 	size_t nr;
 };
 
+/*
+ * What one search of an N: pattern may do, far beyond what a real one
+ * needs: each of the 92 N: lines of 6.1's MAINTAINERS, searched in each
+ * of the 83,676 paths of its tree, needs a match limit of 2 and a depth
+ * of 2 at the most; ".*" "/foo" in a path of 3,900 bytes needs 3,910 and 3.
+ * A search stopped at the match limit has taken about 2 ms ("(a*)*\1b"
+ * in 4,000 a's, "c/b.c"); the depth and heap limits keep the memory of its
+ * backtracking under HEAP_LIMIT_KIB KiB.
+ */
+#define MATCH_LIMIT		100000
+#define DEPTH_LIMIT		10000
+#define HEAP_LIMIT_KIB		4096
+
 /* An N: line, compiled. */
 struct maintainers_regex {
-	regex_t re;
+	pcre2_code *code;
+	const char *text;	/* the section's */
+	unsigned int line;	/* in the file */
 	uint32_t section;
+	bool ignored;		/* a search ran into a limit: tried no more */
 };
 
 struct loader {
@@ -152,29 +177,43 @@ static int add_list(struct maintainers_section *s, const char *value)
 	return 0;
 }
 
+/* PCRE2's words for its error @code, cut to @size bytes */
+static const char *pcre2_why(int code, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (pcre2_get_error_message(code, (PCRE2_UCHAR *)buf, size) < 0 &&
+	    !buf[0])
+		snprintf(buf, size, "PCRE2 error %d", code);
+	return buf;
+}
+
 static int add_regex(struct loader *ld, const char *value)
 {
 	struct maintainers *m = ld->m;
 	struct maintainers_section *s = last_section(ld);
 	struct maintainers_regex *r;
+	PCRE2_SIZE offset;
 	char why[128];
-	int err;
+	int code;
 
 	if (strings__append(&s->regexes, &s->nr_regexes, value))
 		return -ENOMEM;
 	r = ARRAY_APPEND_ITEM(m->regexps, m->nr_regexps);
 	if (!r)
 		return -ENOMEM;
+	r->text = s->regexes[s->nr_regexes - 1];
+	r->line = ld->line;
 	r->section = m->nr_sections - 1;
-	err = regcomp(&r->re, value, REG_EXTENDED | REG_NOSUB);
-	if (err == REG_ESPACE)
+	r->code = pcre2_compile((PCRE2_SPTR)value, PCRE2_ZERO_TERMINATED,
+				PCRE2_EXTENDED, &code, &offset, NULL);
+	if (r->code)
+		return 0;
+	m->nr_regexps--;
+	if (code == PCRE2_ERROR_NOMEMORY)
 		return -ENOMEM;
-	if (err) {
-		regerror(err, &r->re, why, sizeof(why));
-		pr_warn("%s:%u: N: '%s' is not a regular expression (%s): ignored",
-			ld->path, ld->line, value, why);
-		m->nr_regexps--;
-	}
+	pr_warn("%s:%u: N: '%s' is not a regular expression (%s at offset %zu): ignored",
+		ld->path, ld->line, value, pcre2_why(code, why, sizeof(why)),
+		(size_t)offset);
 	return 0;
 }
 
@@ -371,7 +410,8 @@ int maintainers__load(struct maintainers *m, const char *path)
 	err = read_file_or_report(path, SMALL_FILE_MAX, &buf, &len);
 	if (err)
 		return err;
-	err = parse(&ld, buf, len);
+	m->file = strdup(path);
+	err = m->file ? parse(&ld, buf, len) : -ENOMEM;
 	free(buf);
 	if (!err && !m->nr_sections) {
 		pr_err("%s: not a MAINTAINERS file", path);
@@ -417,8 +457,9 @@ void maintainers__release(struct maintainers *m)
 		free(m->dirs[i].name);
 	free(m->dirs);
 	for (i = 0; i < m->nr_regexps; i++)
-		regfree(&m->regexps[i].re);
+		pcre2_code_free(m->regexps[i].code);
 	free(m->regexps);
+	free(m->file);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -481,11 +522,69 @@ static int folder_hits(const struct maintainers *m, const char *path,
 	return 0;
 }
 
+/*
+ * Whether @r is found in @path: 1 or 0, or -ENOMEM.  A search that runs
+ * into a limit of @ctx, or fails otherwise, is reported and counts as
+ * not found, and @r is not tried again.
+ */
+static int regex_search(const struct maintainers *m,
+			struct maintainers_regex *r, const char *path,
+			pcre2_match_data *md, pcre2_match_context *ctx)
+{
+	char why[128];
+	int rc;
+
+	if (r->ignored)
+		return 0;
+	rc = pcre2_match(r->code, (PCRE2_SPTR)path, PCRE2_ZERO_TERMINATED, 0,
+			 0, md, ctx);
+	if (rc >= 0)
+		return 1;
+	if (rc == PCRE2_ERROR_NOMATCH)
+		return 0;
+	if (rc == PCRE2_ERROR_NOMEMORY)
+		return -ENOMEM;
+	pr_warn("%s:%u: N: '%s' gave up on '%s' (%s): ignored from here on",
+		m->file, r->line, r->text, path, pcre2_why(rc, why, sizeof(why)));
+	r->ignored = true;
+	return 0;
+}
+
+/* The hits of the N: patterns, each searched in @path within the limits */
+static int regex_hits(const struct maintainers *m, const char *path,
+		      struct hits *h)
+{
+	pcre2_match_context *ctx = NULL;
+	pcre2_match_data *md = NULL;
+	size_t i;
+	int err = -ENOMEM, found;
+
+	if (!m->nr_regexps)
+		return 0;
+	ctx = pcre2_match_context_create(NULL);
+	md = pcre2_match_data_create(1, NULL);
+	if (!ctx || !md)
+		goto out;
+	pcre2_set_match_limit(ctx, MATCH_LIMIT);
+	pcre2_set_depth_limit(ctx, DEPTH_LIMIT);
+	pcre2_set_heap_limit(ctx, HEAP_LIMIT_KIB);
+	for (err = 0, i = 0; !err && i < m->nr_regexps; i++) {
+		found = regex_search(m, &m->regexps[i], path, md, ctx);
+		if (found > 0)
+			err = hits__add(h, m->regexps[i].section, 0, false);
+		else
+			err = found;
+	}
+out:
+	pcre2_match_data_free(md);
+	pcre2_match_context_free(ctx);
+	return err;
+}
+
 static int find_hits(const struct maintainers *m, const char *path,
 		     struct hits *h)
 {
 	const char *c;
-	size_t i;
 
 	for (c = path; ; c++) {
 		if ((c == path || *c == '/') &&
@@ -494,11 +593,7 @@ static int find_hits(const struct maintainers *m, const char *path,
 		if (!*c)
 			break;
 	}
-	for (i = 0; i < m->nr_regexps; i++)
-		if (!regexec(&m->regexps[i].re, path, 0, NULL, 0) &&
-		    hits__add(h, m->regexps[i].section, 0, false))
-			return -ENOMEM;
-	return 0;
+	return regex_hits(m, path, h);
 }
 
 static int cmp_hit(const void *a, const void *b)

@@ -55,6 +55,7 @@ struct maintainers {
 	size_t nr_dirs;
 	struct maintainers_regex *regexps;
 	size_t nr_regexps;
+	char *file;		/* the path loaded, for the lookups' warnings */
 };
 
 /* A section that owns a path, and how closely (get_maintainer.pl's depth). */
@@ -71,7 +72,8 @@ struct maintainers_match {
  * get_maintainer.pl ignores them.  Odd lines are tolerated: a field line
  * before any title, a field with no value or of a letter not known are
  * skipped; an N: regex that does not compile is reported as a warning
- * ("PATH:LINE: ...") and left out of matching.
+ * ("PATH:LINE: ...") and left out of matching.  The N: regexes are Perl's
+ * (PCRE2), as get_maintainer.pl's are.
  *
  * Returns 0, or -errno with the problem reported: "PATH: strerror" when
  * the file cannot be read, "PATH: not a MAINTAINERS file" (-EINVAL) when
@@ -92,6 +94,12 @@ void maintainers__release(struct maintainers *m);
  * none), for the caller to free(); its sections are borrowed from @m.  A
  * catch-all section (THE REST, "F: *") is left out unless nothing else
  * owns @path.  Returns 0 or -ENOMEM.
+ *
+ * Each N: regex is searched within fixed limits of time and memory; one
+ * that runs into them is reported as a warning ("PATH:LINE: N: ... gave
+ * up on ...") and counts as not matching, in this lookup and every later
+ * one of @m (which it marks so: lookups of one @m are not to run in two
+ * threads at once).  The same holds for maintainers__lists().
  */
 int maintainers__match(const struct maintainers *m, const char *path,
 		       struct maintainers_match **v, size_t *nr);

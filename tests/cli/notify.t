@@ -87,6 +87,39 @@ is "$(printf '%s\n' "$out" | grep -A2 '^kabi-fs@')" "kabi-fs@lists.example.org
 is "$(printf '%s\n' "$out" | grep -A1 '^kabi-docs@')" "kabi-docs@lists.example.org
   why: MAINTAINERS: Documentation/ABI/stable/sysfs-kabi" "--maintainers: sysfs findings to the doc file's list"
 
+# N: lines are Perl's regexes, searched within limits: "a{1,32767}" is one
+# like any other (regcomp() took 40 s and 8 GB for it), one that backtracks
+# for ever gives up with a warning and is left out, a bad one is reported;
+# each a warning naming the line, and the diff goes on (under timeout 60,
+# so that a hang fails)
+{ cat "$TMP/MAINTAINERS"; cat <<'M'
+KABI ANY A
+L:	kabi-a@lists.example.org
+N:	a{1,32767}
+
+KABI BACKTRACK
+L:	kabi-backtrack@lists.example.org
+N:	(.*)*\1\d
+
+KABI BAD
+L:	kabi-bad@lists.example.org
+N:	kabi(
+M
+} >"$TMP/MAINTAINERS.n"
+for KABIDIFF in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
+	name=${KABIDIFF#"$TOP"/}
+	timeout 60 "$KABIDIFF" diff --notify --maintainers "$TMP/MAINTAINERS.n" "$OLD" "$NEW" \
+		>"$TMP/out" 2>"$TMP/err"
+	status=$?
+	is "$status:$(sed -n 2p "$TMP/out")" \
+	   "1:To: kabidiff developers <kabidiff@example.org>, linux-api@vger.kernel.org, kabi-a@lists.example.org, kabi-fs@lists.example.org, kabi-uapi@lists.example.org, kabi-docs@lists.example.org" \
+	   "N: a{1,32767} matches as Perl's does, exit 1 ($name)"
+	is "$(cat "$TMP/err")" \
+	   "kabidiff: warning: $TMP/MAINTAINERS.n:33: N: 'kabi(' is not a regular expression (missing closing parenthesis at offset 5): ignored
+kabidiff: warning: $TMP/MAINTAINERS.n:29: N: '(.*)*\\1\\d' gave up on 'Documentation/ABI/stable/syscalls' (match limit exceeded): ignored from here on" \
+	   "N: a bad regex and one that backtracks for ever: a warning each, naming the line ($name)"
+done
+
 # JSON: each finding's declaring file and recipients
 run_kabidiff diff --format json --maintainers "$TMP/MAINTAINERS" "$OLD" "$NEW"
 printf '%s\n' "$out" >"$TMP/notify.report.json"

@@ -58,20 +58,25 @@ static int load_text(struct maintainers *m, const char *text, size_t len)
 	return load(m, tmp_path);
 }
 
-/* "TITLE RANK, ..." of what maintainers__match() says of @path */
-static const char *matches(const char *path)
+/* "TITLE RANK, ..." of what maintainers__match() says of @path in @m */
+static const char *matches_in(const struct maintainers *m, const char *path)
 {
 	static char buf[1024];
 	struct maintainers_match *v;
 	size_t nr, i, n = 0;
 
-	assert_int_equal(maintainers__match(&fixture, path, &v, &nr), 0);
+	assert_int_equal(maintainers__match(m, path, &v, &nr), 0);
 	buf[0] = '\0';
 	for (i = 0; i < nr; i++)
 		n += snprintf(buf + n, sizeof(buf) - n, "%s%s %d",
 			      i ? ", " : "", v[i].section->title, v[i].rank);
 	free(v);
 	return buf;
+}
+
+static const char *matches(const char *path)
+{
+	return matches_in(&fixture, path);
 }
 
 /* "ADDRESS ..." of what maintainers__lists() says of @path */
@@ -162,7 +167,7 @@ static void test_sections_and_fields(void **state)
 	assert_true(s->catch_all);
 }
 
-/* The N: that regcomp() refuses is reported, once, and left out. */
+/* The N: that PCRE2 refuses is reported, once, and left out. */
 static void test_bad_regex_is_reported(void **state)
 {
 	struct maintainers m;
@@ -174,6 +179,56 @@ static void test_bad_regex_is_reported(void **state)
 	maintainers__release(&m);
 	/* the other N: of the section still holds */
 	assert_string_equal(matches("drivers/soc/tegra/pmc.c"), "TEGRA 0");
+}
+
+/*
+ * N: is Perl's syntax, searched within limits: "a{1,32767}" (40 s and
+ * 8 GB in regcomp()) is a pattern like any other; "(a*)*\\1b", which
+ * backtracks for ever on a path of a's with a 'b' after a 'c' (regexec()
+ * took 24 s on 200 of them), gives up with a warning, and is not tried
+ * again: "b" then owns no section by it.
+ */
+static void test_regex_limits(void **state)
+{
+	static const char text[] =
+		"BIG\n"
+		"N:\ta{1,32767}\n"
+		"BACK\n"
+		"N:\t(a*)*\\1b\n"
+		"PERL\n"
+		"N:\t^ \\d+ (?=/) / [.]c  # Perl's /x: blanks and comments\n"
+		"TOO BIG\n"
+		"N:\ta{1,65536}\n";
+	static const char path[] =
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaac/b.c";
+	kabi_print_fn_t old;
+	struct maintainers m;
+	char want[1024];
+
+	assert_int_equal(load_text(&m, text, sizeof(text) - 1), 0);
+	assert_int_equal(messages, 1);
+	snprintf(want, sizeof(want), "%s:8: N: 'a{1,65536}' is not a regular expression (number too big in {} quantifier at offset 9): ignored",
+		 tmp_path);
+	assert_string_equal(last_message, want);
+
+	old = kabi_set_print(capture);
+	messages = 0;
+	assert_string_equal(matches_in(&m, "fs/a.c"), "BIG 0");
+	assert_string_equal(matches_in(&m, "b"), "BACK 0");
+	assert_string_equal(matches_in(&m, "42/x.c"), "");
+	assert_string_equal(matches_in(&m, "42/.c"), "PERL 0");
+	assert_int_equal(messages, 0);
+	assert_string_equal(matches_in(&m, path), "BIG 0");
+	assert_int_equal(messages, 1);
+	snprintf(want, sizeof(want), "%s:4: N: '(a*)*\\1b' gave up on '%s' (match limit exceeded): ignored from here on",
+		 tmp_path, path);
+	assert_string_equal(last_message, want);
+	/* from here on, BACK's N: matches nothing, and says nothing more */
+	assert_string_equal(matches_in(&m, path), "BIG 0");
+	assert_string_equal(matches_in(&m, "b"), "");
+	assert_int_equal(messages, 1);
+	kabi_set_print(old);
+	maintainers__release(&m);
 }
 
 static void test_trailing_slash_takes_all_below(void **state)
@@ -404,6 +459,7 @@ int main(void)
 	static const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sections_and_fields),
 		cmocka_unit_test(test_bad_regex_is_reported),
+		cmocka_unit_test(test_regex_limits),
 		cmocka_unit_test(test_trailing_slash_takes_all_below),
 		cmocka_unit_test(test_most_specific_first),
 		cmocka_unit_test(test_exclude_takes_the_section_off),
