@@ -46,11 +46,11 @@ size_t utf8_char_len(const unsigned char *s, size_t n)
 /*
  * Walk @s and hand each piece of its quoted form to @emit: runs of bytes
  * that stand for themselves, and escapes.  Backslashes and '"' are escaped
- * too unless @keep_quotes.  Returns true when no piece needed escaping.
- * The front ends below differ only in where the pieces go and in
- * @keep_quotes.
+ * too unless @keep_quotes, and so are the ASCII bytes of @also (or NULL).
+ * Returns true when no piece needed escaping.  The front ends below differ
+ * only in where the pieces go, in @keep_quotes and in @also.
  */
-static bool quote_walk(const char *s, bool keep_quotes,
+static bool quote_walk(const char *s, bool keep_quotes, const char *also,
 		       void (*emit)(const char *p, size_t len, void *ctx),
 		       void *ctx)
 {
@@ -63,7 +63,8 @@ static bool quote_walk(const char *s, bool keep_quotes,
 		char esc[5];
 
 		if (len && *p >= 0x20 && *p != 0x7f &&
-		    (keep_quotes || (*p != '\\' && *p != '"'))) {
+		    (keep_quotes || (*p != '\\' && *p != '"')) &&
+		    !(also && *p < 0x80 && strchr(also, *p))) {
 			emit((const char *)p, len, ctx);
 		} else {
 			if (*p == '\n')
@@ -90,7 +91,7 @@ static void emit_nothing(const char *p, size_t len, void *ctx)
 
 int quote_needed(const char *s)
 {
-	return !quote_walk(s, false, emit_nothing, NULL);
+	return !quote_walk(s, false, NULL, emit_nothing, NULL);
 }
 
 static void emit_file(const char *p, size_t len, void *ctx)
@@ -98,18 +99,23 @@ static void emit_file(const char *p, size_t len, void *ctx)
 	fwrite(p, 1, len, ctx);
 }
 
-int fputs_quoted(const char *s, FILE *f)
+int fputs_quoted_also(const char *s, const char *also, FILE *f)
 {
-	if (!quote_needed(s))
+	if (quote_walk(s, false, also, emit_nothing, NULL))
 		return fputs(s, f);
 	fputc('"', f);
-	quote_walk(s, false, emit_file, f);
+	quote_walk(s, false, also, emit_file, f);
 	return fputc('"', f) == EOF ? EOF : 0;
+}
+
+int fputs_quoted(const char *s, FILE *f)
+{
+	return fputs_quoted_also(s, NULL, f);
 }
 
 int fputs_escaped(const char *s, FILE *f)
 {
-	quote_walk(s, true, emit_file, f);
+	quote_walk(s, true, NULL, emit_file, f);
 	return ferror(f) ? EOF : 0;
 }
 
@@ -138,7 +144,7 @@ const char *quote_buf(char *buf, size_t size, const char *s)
 	struct quote_buf qb = { .buf = buf, .size = size, .len = 1 };
 
 	buf[0] = '"';
-	quote_walk(s, false, emit_buf, &qb);
+	quote_walk(s, false, NULL, emit_buf, &qb);
 	snprintf(buf + qb.len, size - qb.len, "%s\"", qb.cut ? "..." : "");
 	return buf;
 }

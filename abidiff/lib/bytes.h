@@ -36,6 +36,13 @@ int quote_needed(const char *s);
 int fputs_quoted(const char *s, FILE *f);
 
 /*
+ * fputs_quoted_also() - fputs_quoted(), with the ASCII bytes of @also
+ * escaped as \xHH too (and quoted for them): KTAP's '#', which would begin
+ * a directive.  @also NULL is fputs_quoted().  Returns what fputs() would.
+ */
+int fputs_quoted_also(const char *s, const char *also, FILE *f);
+
+/*
  * fputs_escaped() - write @s to @f with the escapes of fputs_quoted() for
  * control bytes, DEL and bytes that are not UTF-8, but with backslashes and
  * '"' as they are and no quotes around: for a diagnostic, which must stay

@@ -33,23 +33,13 @@
 /*
  * Text on a KTAP line: a description may hold neither '#' nor a newline,
  * and no line may drive the terminal.  Text that needs it is quoted as the
- * text report quotes it (\n, \t, \\, \", \xHH), '#' as \x23.
+ * text report quotes it (\n, \t, \\, \", \xHH), '#' as \x23, and written
+ * whole: a finding's subject is its test's name, and two subjects that
+ * differ only far in must make two names.
  */
 static void show_text(FILE *out, const char *s)
 {
-	char buf[4096];
-	const char *p;
-
-	if (!quote_needed(s) && !strchr(s, '#')) {
-		fputs(s, out);
-		return;
-	}
-	for (p = quote_buf(buf, sizeof(buf), s); *p; p++) {
-		if (*p == '#')
-			fputs("\\x23", out);
-		else
-			fputc(*p, out);
-	}
+	fputs_quoted_also(s, "#", out);
 }
 
 static void show_diag(FILE *out, const char *label, const char *text)
@@ -68,7 +58,7 @@ static void show_finding(const struct judgement *j, const struct finding *f,
 			 size_t nr, FILE *out)
 {
 	const struct change *c = f->change;
-	char buf[64], path[4096];
+	char buf[64];
 
 	fprintf(out, "  # %s: %s interface%s\n", verdict__name(f->verdict),
 		abi_level__name(f->level),
@@ -84,9 +74,8 @@ static void show_finding(const struct judgement *j, const struct finding *f,
 		show_diag(out, buf, c->instances[0]);
 	}
 	if (f->doc) {
-		snprintf(path, sizeof(path), "Documentation/ABI/%s", f->doc->file);
-		fputs("  # doc: ", out);
-		show_text(out, path);
+		fputs("  # doc: Documentation/ABI/", out);
+		show_text(out, f->doc->file);
 		fprintf(out, ":%u\n", f->doc->line);
 		if (f->doc->contact)
 			show_diag(out, "contact: ", f->doc->contact);

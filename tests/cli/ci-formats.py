@@ -81,6 +81,29 @@ def decode(s):
     return bytes(out)
 
 
+def ktap_unquote(text):
+    """The bytes a KTAP description's subject stands for: as it is, or
+    quoted with \\n, \\t, \\\\, \\" and \\xHH (ktap.c's show_text())."""
+    if not text.startswith('"'):
+        return text.encode("utf-8")
+    if len(text) < 2 or not text.endswith('"'):
+        return None
+    out, i, body = bytearray(), 0, text[1:-1]
+    while i < len(body):
+        if body[i] != "\\":
+            out += body[i].encode("utf-8")
+            i += 1
+        elif body[i + 1:i + 2] in ("n", "t", "\\", '"'):
+            out += {"n": b"\n", "t": b"\t", "\\": b"\\", '"': b'"'}[body[i + 1]]
+            i += 2
+        elif body[i + 1:i + 2] == "x":
+            out.append(int(body[i + 2:i + 4], 16))
+            i += 4
+        else:
+            return None
+    return bytes(out)
+
+
 def junit_text(raw):
     """How junit.c spells bytes in XML: UTF-8 characters XML 1.0 takes as
     they are, a backslash doubled, any other byte as \\xHH."""
@@ -146,6 +169,9 @@ def check_ktap(c, report, path):
                 bad.append(f"{sub['description']!r} is not {f['kind']} {plain}")
             if not sub["description"].startswith(f["kind"] + " "):
                 bad.append(f"{sub['description']!r} does not start with {f['kind']}")
+            elif ktap_unquote(sub["description"][len(f["kind"]) + 1:]) != decode(f["subject"]):
+                bad.append(f"{sub['description'][:200]!r}...: not the whole subject of "
+                           f"{f['kind']} {f['subject'][:200]}...")
             if not sub["diagnostics"] or \
                sub["diagnostics"][0].split(":")[0] != f["verdict"]:
                 bad.append(f"{sub['description']}: the first diagnostic is not its verdict")
@@ -154,6 +180,9 @@ def check_ktap(c, report, path):
                                     for d in sub["diagnostics"]):
                 bad.append(f"{sub['description']}: no doc: FILE:LINE diagnostic")
     c.check(not bad, "KTAP: each finding a subtest, not ok exactly for a break not waived", *bad)
+    names = [sub["description"] for test in tests for sub in test["subtests"] or []]
+    c.check(len(names) == len(set(names)), "KTAP: no two findings make one test name",
+            *sorted({n[:200] + "..." for n in names if names.count(n) > 1}))
     s = report["summary"]
     c.check(trailing == [f"{s['break']} break, {s['warn']} warn, {s['note']} note, {s['waived']} waived"],
             "KTAP: the summary in a closing diagnostic", f"{trailing}")
@@ -175,6 +204,9 @@ def check_ktap(c, report, path):
                 if not any(part_of(report, f) == p for f in report["findings"])),
             "KTAP: the kernel's kunit_parser.py reads it, the failures are the breaks",
             f"{result.counts}", f"breaks not waived: {failed}")
+    kunit_names = [sub.name for test in result.subtests for sub in test.subtests]
+    c.check(kunit_names == names, "KTAP: kunit_parser.py names the findings' tests as ktap.py does",
+            *[f"{k[:200]!r} for {n[:200]!r}" for k, n in zip(kunit_names, names) if k != n])
 
 
 def check_junit(c, report, path):

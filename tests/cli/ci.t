@@ -81,6 +81,35 @@ is "$?" 0 "hostile: CR is \\x0d, tab and newline character references in a JUnit
 grep -q '"uri": "Documentation/ABI/stable/sysfs%20kabi%23x%26%C3%A9%FF"' "$TMP/hostile.sarif"
 is "$?" 0 "hostile: a SARIF URI is percent-encoded, bytes and all"
 
+# subjects that differ only after 5,000 bytes: each finding's test name
+# whole, so two names (a KTAP name once stopped at 4 KiB when quoted)
+$PYTHON - "$TMP" <<'PY'
+import json, sys
+long = ["/sys/kabi/hash#" + "x" * 5000 + end for end in ("-a", "-b")] + \
+       ["/sys/kabi/plain-" + "y" * 5000 + end for end in ("-a", "-b")]
+def snap(release, nodes):
+    return {"format": "kabidiff-snapshot", "version": 1,
+            "kernel": {"release": release, "build_id": "0123456789abcdef0123"},
+            "sysfs": [{"path": "/sys/kabi", "kind": "dir", "mode": "0755"}] +
+                     [{"path": p, "kind": "file", "mode": "0444"} for p in sorted(nodes)],
+            "syscalls": [], "types": {}, "docs": []}
+json.dump(snap("6.1.0-old", ["/sys/kabi/keep"] + long), open(sys.argv[1] + "/long.old.json", "w"))
+json.dump(snap("6.1.0-new", ["/sys/kabi/keep"]), open(sys.argv[1] + "/long.new.json", "w"))
+PY
+plain=$KABIDIFF
+for build in plain asan; do
+	KABIDIFF=$plain
+	[ "$build" = plain ] || KABIDIFF=$TOP/build/asan/kabidiff
+	reports "long-$build" "$TMP/long.old.json" "$TMP/long.new.json"
+	is "$(sed -n 's/^  ok [0-9]* node-removed //p' "$TMP/long-$build.ktap" | awk '{ print length($0), substr($0, 1, 16), substr($0, length($0) - 2) }')" \
+	   "5022 \"/sys/kabi/hash\\ -a\"
+5022 \"/sys/kabi/hash\\ -b\"
+5018 /sys/kabi/plain- y-a
+5018 /sys/kabi/plain- y-b" \
+	   "long-$build: the KTAP names whole, quoted or not, two of each"
+done
+KABIDIFF=$plain
+
 # the checkers catch what they are for
 printf 'KTAP version 1\n1..2\nok 1 a\nok 3 b\n' >"$TMP/bad.ktap"
 $PYTHON "$TOP/tests/cli/ktap.py" "$TMP/bad.ktap" >/dev/null 2>"$TMP/bad.err"

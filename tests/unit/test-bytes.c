@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +58,46 @@ static void test_quote_needed(void **state)
 	assert_true(quote_needed("a\nb"));
 	assert_true(quote_needed("caf\xe9"));
 	assert_true(quote_needed("a\\b"));
+}
+
+/* fputs_quoted_also(@s, @also) into a malloc()ed string */
+static char *quoted_also(const char *s, const char *also)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	assert_non_null(f);
+	assert_int_not_equal(fputs_quoted_also(s, also, f), EOF);
+	assert_int_equal(fclose(f), 0);
+	return out;
+}
+
+static void test_fputs_quoted_also(void **state)
+{
+	char *long_in = malloc(10001), *want = malloc(10006), *out;
+
+	out = quoted_also("/sys/a b", "#");
+	assert_string_equal(out, "/sys/a b");
+	free(out);
+	out = quoted_also("/sys/a#1", "#");
+	assert_string_equal(out, "\"/sys/a\\x231\"");
+	free(out);
+	out = quoted_also("a#\n\xff", NULL);
+	assert_string_equal(out, "\"a#\\n\\xff\"");
+	free(out);
+	/* written whole, however long: no buffer to cut it */
+	assert_non_null(long_in);
+	assert_non_null(want);
+	memset(long_in, 'x', 10000);
+	long_in[9990] = '#';
+	long_in[10000] = '\0';
+	out = quoted_also(long_in, "#");
+	snprintf(want, 10006, "\"%.9990s\\x23%s\"", long_in, long_in + 9991);
+	assert_string_equal(out, want);
+	free(out);
+	free(want);
+	free(long_in);
 }
 
 /* Encode @in, decode the result, expect @in back and @json in between. */
@@ -153,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_utf8_char_len),
 		cmocka_unit_test(test_quote_buf),
 		cmocka_unit_test(test_quote_needed),
+		cmocka_unit_test(test_fputs_quoted_also),
 		cmocka_unit_test(test_jstr_examples),
 		cmocka_unit_test(test_jstr_every_byte),
 		cmocka_unit_test(test_jstr_random),
