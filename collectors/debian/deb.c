@@ -267,11 +267,15 @@ static void progress(struct extract *x)
 			    archive_filter_bytes(x->deb->ar, -1), x->deb->size);
 }
 
+/*
+ * The member @name could not be written.  @name must outlive the entry:
+ * archive_entry_set_pathname() frees the name the entry was read with.
+ */
 static int write_failed(const struct extract *x, const char *name)
 {
 	const char *why = archive_error_string(x->disk);
 
-	pr_err("%s: %s/%s: %s", x->deb->path, x->dest, name,
+	pr_err("%s: unpacking %s into %s: %s", x->deb->path, name, x->dest,
 	       why ? why : "cannot write");
 	return archive_errno(x->disk) > 0 ? -archive_errno(x->disk) : -EIO;
 }
@@ -293,6 +297,8 @@ static int write_member(struct extract *x, struct archive *a,
 {
 	const char *link = archive_entry_hardlink(e);
 	char *path = dest_path(x, name), *target = NULL;
+	/* our copy: the entry's own goes when its path is set */
+	const char *own = path ? path + strlen(x->dest) + 1 : NULL;
 	la_int64_t offset;
 	const void *buf;
 	size_t size;
@@ -308,7 +314,7 @@ static int write_member(struct extract *x, struct archive *a,
 	if (link)
 		archive_entry_set_hardlink(e, target);
 	if (archive_write_header(x->disk, e) < ARCHIVE_WARN) {
-		err = write_failed(x, name);
+		err = write_failed(x, own);
 		goto out;
 	}
 	while (!err && (r = archive_read_data_block(a, &buf, &size,
@@ -316,12 +322,12 @@ static int write_member(struct extract *x, struct archive *a,
 		if (r < ARCHIVE_WARN)
 			err = corrupt(x->deb, a);
 		else if (archive_write_data_block(x->disk, buf, size, offset) < ARCHIVE_WARN)
-			err = write_failed(x, name);
+			err = write_failed(x, own);
 		else
 			progress(x);
 	}
 	if (!err && archive_write_finish_entry(x->disk) < ARCHIVE_WARN)
-		err = write_failed(x, name);
+		err = write_failed(x, own);
 out:
 	free(path);
 	free(target);
@@ -408,7 +414,7 @@ int deb__extract(struct deb *deb, const struct deb_take *take,
 	if (data)
 		archive_read_free(data);
 	if (x.disk && archive_write_free(x.disk) != ARCHIVE_OK && !err)
-		err = write_failed(&x, "");
+		err = write_failed(&x, "the directories' modes and times");
 	if (!err && x.progress)
 		x.progress(x.arg, deb->control.package, deb->size, deb->size);
 	return err;

@@ -1,0 +1,85 @@
+#!/bin/sh
+# collect --deb on hostile packages that dpkg-deb would not build, made
+# with tests/tools/mkdeb.py: a -dbg package of the fixtures (mini.elf as
+# its vmlinux, the vDSO images) with members added where kabidiff unpacks
+# them.  Each runs with both builds, under timeout(1) so that a hang is a
+# failure, with a fresh cache of its own in $TMP; what is refused is one
+# line, exit 2, nothing cached and nothing written outside the cache.
+. "$(dirname "$0")/../lib.sh"
+
+command -v python3 >/dev/null || skip_all "python3 is not installed"
+command -v timeout >/dev/null || skip_all "timeout(1) is not installed"
+
+R=9.9.0-1-amd64
+MKDEB=$TOP/tests/tools/mkdeb.py
+MINI=$FIXTURES/vmlinux/mini.elf
+V=$FIXTURES/vdso
+D=./usr/lib/debug
+VD=$D/lib/modules/$R/vdso
+mkdir "$TMP/debs" "$TMP/outside"
+
+# dbg FILE VERSION MEMBER...: $TMP/debs/FILE, the -dbg package of the
+# fixtures at VERSION with the MEMBERs (mkdeb.py's forms) after its own
+dbg() {
+	dbg_file=$TMP/debs/$1 dbg_version=$2
+	shift 2
+	python3 "$MKDEB" deb "$dbg_file" "linux-image-$R-dbg" "$dbg_version" amd64 \
+		"f:$D/boot/vmlinux-$R:0644:$MINI" \
+		"f:$VD/vdso64.so:0644:$V/vdso64.so" \
+		"f:$VD/vdso32.so:0644:$V/vdso32.so" \
+		"f:$VD/vdsox32.so:0644:$V/vdsox32.so" "$@" ||
+		fail "mkdeb.py could not make $1"
+}
+
+# collect ARGS...: $BIN collect --no-sysfs ARGS with a fresh cache in
+# $TMP/c, killed after 60 s (status 124)
+collect() {
+	rm -rf "$TMP/c" "$TMP/out.json"
+	KABIDIFF_CACHE=$TMP/c timeout 60 "$BIN" collect --no-sysfs "$@" \
+		-o "$TMP/out.json" >"$TMP/out" 2>"$TMP/err"
+	status=$?
+	err=$(grep -v 'warnings about the ABI documentation' "$TMP/err")
+}
+
+# cached: what the cache holds after the run, one name a line
+cached() {
+	find "$TMP/c/packages" -mindepth 1 2>/dev/null | sed "s|^$TMP/c/packages/||" | sort
+}
+
+# refused NAME PATTERN ARGS...: collect ARGS is one line matching PATTERN
+# (a case pattern), exit 2, no output, nothing cached, no sanitizer report
+refused() {
+	refused_name=$1 refused_pattern=$2
+	shift 2
+	collect "$@"
+	lines=$(printf '%s\n' "$err" | wc -l)
+	# shellcheck disable=SC2254
+	case $err in
+	$refused_pattern) matched=yes ;;
+	*) matched=no ;;
+	esac
+	is "$status:$lines:$matched:$([ -e "$TMP/out.json" ] && echo output):$(cached | head -n 3)" \
+	   "2:1:yes::" "$tag$refused_name: one line, exit 2, no output, nothing cached"
+	[ "$matched" = yes ] || printf '#   %s\n' "$err" | head -n 5
+}
+
+for BIN in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
+	tag=
+	[ "$BIN" = "$KABIDIFF" ] || tag="asan: "
+	if [ ! -x "$BIN" ]; then
+		fail "$tag$BIN is built"
+		continue
+	fi
+
+	# a member refused is named as the package has it: the name that
+	# libarchive's entry held was freed before it was printed
+	name=usr/lib/debug/lib/modules/$R/vdso/../../../../../../../../../../escaped
+	dbg dotdot.deb 1 "f:./$name:0644:$MINI"
+	refused "a member with .. in its path" \
+		"kabidiff: $TMP/debs/dotdot.deb: unpacking $name into $TMP/c/packages/.tmp.*: *" \
+		--deb "$TMP/debs/dotdot.deb"
+	is "$(ls -A "$TMP/outside"):$(find "$TMP" -name escaped)" ":" \
+	   "${tag}nothing written outside the cache"
+done
+
+done_testing
