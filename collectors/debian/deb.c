@@ -111,42 +111,129 @@ static int corrupt(const struct deb *deb, struct archive *a)
 	return -EINVAL;
 }
 
-/* The fields kabidiff reads, from the text of a control file. */
-static void parse_control(char *text, struct deb_control *c)
+#define DIGITS	"0123456789"
+#define LOWER	"abcdefghijklmnopqrstuvwxyz"
+#define ALNUM	DIGITS LOWER "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+/* Whether @s is all of the characters @set and begins with one of @first. */
+static bool spelled(const char *s, const char *first, const char *set)
 {
-	static const struct {
-		const char *name;
-		size_t offset, size;
-	} fields[] = {
-		{ "Package:", offsetof(struct deb_control, package), sizeof(c->package) },
-		{ "Version:", offsetof(struct deb_control, version), sizeof(c->version) },
-		{ "Architecture:", offsetof(struct deb_control, architecture),
-		  sizeof(c->architecture) },
-	};
+	return *s && strchr(first, *s) && strspn(s, set) == strlen(s);
+}
+
+/* Debian policy 5.6.1: two or more of [a-z0-9+.-], beginning alphanumeric. */
+static bool valid_package(const char *s)
+{
+	return s[0] && s[1] && spelled(s, DIGITS LOWER, DIGITS LOWER "+.-");
+}
+
+/*
+ * Debian policy 5.6.12: [epoch:]upstream_version[-debian_revision], the
+ * epoch a number, the rest of [A-Za-z0-9.+~-] beginning with a digit,
+ * the revision not empty: no '/' or '_', and ':' only after the epoch.
+ */
+static bool valid_version(const char *s)
+{
+	const char *colon = strchr(s, ':');
+
+	if (colon) {
+		if (colon == s || strspn(s, DIGITS) != (size_t)(colon - s))
+			return false;
+		s = colon + 1;
+	}
+	return spelled(s, DIGITS, ALNUM ".+~-") && s[strlen(s) - 1] != '-';
+}
+
+/* An architecture name: amd64, all, linux-any... */
+static bool valid_architecture(const char *s)
+{
+	return spelled(s, DIGITS LOWER, DIGITS LOWER "-");
+}
+
+/*
+ * The fields kabidiff reads, each checked against Debian's grammar before
+ * it is used: the cache's entries are named after them.
+ */
+static const struct control_field {
+	const char *name;
+	size_t offset, size;
+	bool (*valid)(const char *value);
+	const char *grammar;
+} control_fields[] = {
+#define SIZE(member)	sizeof(((struct deb_control *)0)->member)
+	{ "Package", offsetof(struct deb_control, package), SIZE(package),
+	  valid_package,
+	  "a package name by Debian policy 5.6.1: [a-z0-9][a-z0-9+.-]+" },
+	{ "Version", offsetof(struct deb_control, version), SIZE(version),
+	  valid_version,
+	  "a version by Debian policy 5.6.12: [epoch:]upstream[-revision] of A-Za-z0-9.+~-" },
+	{ "Architecture", offsetof(struct deb_control, architecture),
+	  SIZE(architecture), valid_architecture,
+	  "an architecture name: [a-z0-9][a-z0-9-]*" },
+#undef SIZE
+};
+
+/*
+ * The fields kabidiff reads, from the text of a control file; a value
+ * too long for its place is cut, and its field is *@too_long.
+ */
+static void parse_control(char *text, struct deb_control *c,
+			  const struct control_field **too_long)
+{
+	const struct control_field *f, *end = control_fields + ARRAY_SIZE(control_fields);
 	char *line, *next;
-	size_t i;
 
 	for (line = text; line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		for (i = 0; i < ARRAY_SIZE(fields); i++) {
-			size_t len = strlen(fields[i].name);
-			char *value = line + len;
+		for (f = control_fields; f < end; f++) {
+			size_t len = strlen(f->name);
+			char *value = line + len + 1;
 
-			if (strncmp(line, fields[i].name, len))
+			if (strncmp(line, f->name, len) || line[len] != ':')
 				continue;
 			value += strspn(value, " \t");
-			snprintf((char *)c + fields[i].offset, fields[i].size,
-				 "%s", value);
+			if (strlen(value) >= f->size)
+				*too_long = f;
+			snprintf((char *)c + f->offset, f->size, "%s", value);
 		}
 	}
+}
+
+/* The fields read, each there and as Debian spells it. */
+static int check_control(const struct deb *deb,
+			 const struct control_field *too_long)
+{
+	const struct control_field *f, *end = control_fields + ARRAY_SIZE(control_fields);
+	const char *value;
+
+	for (f = control_fields; f < end; f++) {
+		value = (const char *)&deb->control + f->offset;
+		if (!*value) {
+			pr_err("%s: its control file lacks Package, Version or Architecture",
+			       deb->path);
+			return -EINVAL;
+		}
+		if (f == too_long) {
+			pr_err("%s: its %s field is longer than the %zu bytes kabidiff takes",
+			       deb->path, f->name, f->size - 1);
+			return -EINVAL;
+		}
+		if (!f->valid(value)) {
+			pr_err("%s: its %s field '%s' is not %s", deb->path,
+			       f->name, value, f->grammar);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 /* The "control" member of the control archive the outer one is at. */
 static int read_control(struct deb *deb)
 {
 	struct archive *a = nested_open(deb->ar);
+	const struct control_field *too_long = NULL;
 	struct archive_entry *e;
 	char *text = NULL;
 	la_ssize_t n = 0;
@@ -174,15 +261,11 @@ static int read_control(struct deb *deb)
 		err = corrupt(deb, a);
 	}
 	if (text && !err)
-		parse_control(text, &deb->control);
+		parse_control(text, &deb->control, &too_long);
 	free(text);
 	archive_read_free(a);
-	if (!err && (!*deb->control.package || !*deb->control.version ||
-		     !*deb->control.architecture)) {
-		pr_err("%s: its control file lacks Package, Version or Architecture",
-		       deb->path);
-		err = -EINVAL;
-	}
+	if (!err)
+		err = check_control(deb, too_long);
 	return err;
 }
 

@@ -42,8 +42,10 @@ struct deb;
 /*
  * deb__open() - open the package @path and read its control fields, which
  * deb__control() then gives.  Returns 0 or -errno, reported naming @path:
- * -EINVAL for a file that is no Debian package, or one cut short or
- * corrupt before its data archive.
+ * -EINVAL for a file that is no Debian package, one cut short or corrupt
+ * before its data archive, or one whose Package, Version or Architecture
+ * is not as Debian policy spells them (5.6.1, 5.6.12): they name the
+ * cache's entries, so none has a '/' or a '_', and none is "..".
  */
 int deb__open(const char *path, struct deb **debp);
 

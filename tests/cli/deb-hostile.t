@@ -31,14 +31,20 @@ dbg() {
 		fail "mkdeb.py could not make $1"
 }
 
-# collect ARGS...: $BIN collect --no-sysfs ARGS with a fresh cache in
-# $TMP/c, killed after 60 s (status 124)
-collect() {
-	rm -rf "$TMP/c" "$TMP/out.json"
+# collect_again ARGS...: $BIN collect --no-sysfs ARGS with the cache
+# $TMP/c, killed after 60 s (status 124); collect: the same with a fresh
+# cache
+collect_again() {
+	rm -f "$TMP/out.json"
 	KABIDIFF_CACHE=$TMP/c timeout 60 "$BIN" collect --no-sysfs "$@" \
 		-o "$TMP/out.json" >"$TMP/out" 2>"$TMP/err"
 	status=$?
-	err=$(grep -v 'warnings about the ABI documentation' "$TMP/err")
+	# mini.elf's own warning
+	err=$(grep -v 'DWARF says 3 arguments, the ftrace metadata 2$' "$TMP/err")
+}
+collect() {
+	rm -rf "$TMP/c"
+	collect_again "$@"
 }
 
 # cached: what the cache holds after the run, one name a line
@@ -63,6 +69,12 @@ refused() {
 	[ "$matched" = yes ] || printf '#   %s\n' "$err" | head -n 5
 }
 
+# no_sanitizer: the last run printed no sanitizer report
+no_sanitizer() {
+	is "$(grep -c 'runtime error\|AddressSanitizer\|LeakSanitizer' "$TMP/err")" 0 \
+	   "${tag}no sanitizer report"
+}
+
 for BIN in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
 	tag=
 	[ "$BIN" = "$KABIDIFF" ] || tag="asan: "
@@ -80,6 +92,39 @@ for BIN in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
 		--deb "$TMP/debs/dotdot.deb"
 	is "$(ls -A "$TMP/outside"):$(find "$TMP" -name escaped)" ":" \
 	   "${tag}nothing written outside the cache"
+
+	# the control fields name the cache entry: checked before they do.
+	# With linux-image-$R-dbg_1_amd64 cached, this Version made the
+	# entry $TMP/pwned_amd64.
+	dbg good.deb 1
+	collect --deb "$TMP/debs/good.deb"
+	is "$status:$(cached | sed 1q)" "0:linux-image-$R-dbg_1_amd64" "${tag}a good -dbg package is cached"
+	dbg version.deb 1_amd64/../../../pwned
+	collect_again --deb "$TMP/debs/version.deb"
+	is "$status:$err:$(cached | grep -v "^linux-image-$R-dbg_1_amd64")$(ls -d "$TMP"/pwned* 2>/dev/null)" \
+	   "2:kabidiff: $TMP/debs/version.deb: its Version field '1_amd64/../../../pwned' is not a version by Debian policy 5.6.12: [epoch:]upstream[-revision] of A-Za-z0-9.+~-:" \
+	   "${tag}a Version with / and _ is refused, nothing written outside the cache"
+	no_sanitizer
+	python3 "$MKDEB" deb "$TMP/debs/package.deb" "linux-image-../../../pwned-dbg" 1 amd64 \
+		"f:$D/boot/vmlinux-../../../pwned:0644:$MINI"
+	refused "a Package with /" \
+		"kabidiff: $TMP/debs/package.deb: its Package field 'linux-image-../../../pwned-dbg' is not a package name by Debian policy 5.6.1: *" \
+		--deb "$TMP/debs/package.deb"
+	python3 "$MKDEB" deb "$TMP/debs/arch.deb" "linux-image-$R-dbg" 1 "amd64/../x" \
+		"f:$D/boot/vmlinux-$R:0644:$MINI"
+	refused "an Architecture with /" \
+		"kabidiff: $TMP/debs/arch.deb: its Architecture field 'amd64/../x' is not an architecture name: *" \
+		--deb "$TMP/debs/arch.deb"
+	dbg epoch.deb 1:9.9.0-1~bpo12+1
+	collect --deb "$TMP/debs/epoch.deb"
+	is "$status:$err:$(cached | sed 1q)" "0::linux-image-$R-dbg_1:9.9.0-1~bpo12+1_amd64" \
+	   "${tag}a Version with an epoch, a revision, ~ and + is one"
+	for version in 1: :1 a:1 1:2:3 x1 1- 1_2 "1 2" "$(printf %0200d 1)"; do
+		dbg bad.deb "$version"
+		collect --deb "$TMP/debs/bad.deb"
+		is "$status:$(printf '%s\n' "$err" | wc -l):$(cached)" "2:1:" \
+		   "${tag}Version '$(printf %.16s "$version")' is refused"
+	done
 done
 
 done_testing
