@@ -396,7 +396,8 @@ static int write_member(struct extract *x, struct archive *a,
 	archive_entry_set_pathname(e, path);
 	if (link)
 		archive_entry_set_hardlink(e, target);
-	if (archive_write_header(x->disk, e) < ARCHIVE_WARN) {
+	/* ARCHIVE_WARN from a write is a short write, a full disk: a failure */
+	if (archive_write_header(x->disk, e) != ARCHIVE_OK) {
 		err = write_failed(x, own);
 		goto out;
 	}
@@ -404,12 +405,12 @@ static int write_member(struct extract *x, struct archive *a,
 						     &offset)) != ARCHIVE_EOF) {
 		if (r < ARCHIVE_WARN)
 			err = corrupt(x->deb, a);
-		else if (archive_write_data_block(x->disk, buf, size, offset) < ARCHIVE_WARN)
+		else if (archive_write_data_block(x->disk, buf, size, offset) != ARCHIVE_OK)
 			err = write_failed(x, own);
 		else
 			progress(x);
 	}
-	if (!err && archive_write_finish_entry(x->disk) < ARCHIVE_WARN)
+	if (!err && archive_write_finish_entry(x->disk) != ARCHIVE_OK)
 		err = write_failed(x, own);
 out:
 	free(path);

@@ -16,7 +16,17 @@ MINI=$FIXTURES/vmlinux/mini.elf
 V=$FIXTURES/vdso
 D=./usr/lib/debug
 VD=$D/lib/modules/$R/vdso
-mkdir "$TMP/debs" "$TMP/outside"
+C=$TMP/c
+mkdir "$TMP/debs" "$TMP/outside" "$TMP/small"
+
+# a small tmpfs is mounted at $TMP/small for the full-disk checks
+unmount_small() {
+	unmount_status=$?
+	mountpoint -q "$TMP/small" && umount "$TMP/small"
+	(exit "$unmount_status")
+	tap_exit
+}
+trap unmount_small EXIT
 
 # dbg FILE VERSION MEMBER...: $TMP/debs/FILE, the -dbg package of the
 # fixtures at VERSION with the MEMBERs (mkdeb.py's forms) after its own
@@ -32,24 +42,24 @@ dbg() {
 }
 
 # collect_again ARGS...: $BIN collect --no-sysfs ARGS with the cache
-# $TMP/c, killed after 60 s (status 124); collect: the same with a fresh
+# $C, killed after 60 s (status 124); collect: the same with a fresh
 # cache
 collect_again() {
 	rm -f "$TMP/out.json"
-	KABIDIFF_CACHE=$TMP/c timeout 60 "$BIN" collect --no-sysfs "$@" \
+	KABIDIFF_CACHE=$C timeout 60 "$BIN" collect --no-sysfs "$@" \
 		-o "$TMP/out.json" >"$TMP/out" 2>"$TMP/err"
 	status=$?
 	# mini.elf's own warning
 	err=$(grep -v 'DWARF says 3 arguments, the ftrace metadata 2$' "$TMP/err")
 }
 collect() {
-	rm -rf "$TMP/c"
+	rm -rf "$C"
 	collect_again "$@"
 }
 
 # cached: what the cache holds after the run, one name a line
 cached() {
-	find "$TMP/c/packages" -mindepth 1 2>/dev/null | sed "s|^$TMP/c/packages/||" | sort
+	find "$C/packages" -mindepth 1 2>/dev/null | sed "s|^$C/packages/||" | sort
 }
 
 # refused NAME PATTERN ARGS...: collect ARGS is one line matching PATTERN
@@ -74,6 +84,17 @@ no_sanitizer() {
 	is "$(grep -c 'runtime error\|AddressSanitizer\|LeakSanitizer' "$TMP/err")" 0 \
 	   "${tag}no sanitizer report"
 }
+
+# a linux-source package of the fixture docs whose tarball has first a
+# file of 4 MiB: on a 1 MiB disk the docs after it were cut to nothing,
+# and the entry was cached
+mkdir -p "$TMP/tree/linux-source-9.9"
+cp -R "$FIXTURES/abi/Documentation" "$TMP/tree/linux-source-9.9/"
+head -c 4194304 /dev/zero >"$TMP/tree/linux-source-9.9/Documentation/ABI/aa-big"
+tar -C "$TMP/tree" --sort=name -cJf "$TMP/source.tar.xz" linux-source-9.9 &&
+	python3 "$MKDEB" deb "$TMP/debs/big.deb" linux-source-9.9 1 all \
+		"f:./usr/src/linux-source-9.9.tar.xz:0644:$TMP/source.tar.xz" ||
+	fail "could not make big.deb"
 
 for BIN in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
 	tag=
@@ -125,6 +146,21 @@ for BIN in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
 		is "$status:$(printf '%s\n' "$err" | wc -l):$(cached)" "2:1:" \
 		   "${tag}Version '$(printf %.16s "$version")' is refused"
 	done
+
+	# a full disk while unpacking: an error, and nothing half-written
+	# stays in the cache
+	if mount -t tmpfs -o size=1m tmpfs "$TMP/small" 2>"$TMP/mount.err"; then
+		C=$TMP/small/c
+		refused "a disk full while unpacking" \
+			"kabidiff: $TMP/debs/big.deb: unpacking linux-source-9.9/Documentation/ABI/aa-big into $C/packages/.tmp.*: *" \
+			--deb "$TMP/debs/big.deb"
+		is "$(ls -A "$C/packages")" "" "${tag}no temporary directory is left"
+		umount "$TMP/small"
+		C=$TMP/c
+	else
+		pass "${tag}a disk full while unpacking # SKIP cannot mount a tmpfs: $(cat "$TMP/mount.err")"
+		pass "${tag}no temporary directory is left # SKIP no tmpfs"
+	fi
 done
 
 done_testing
