@@ -6,14 +6,23 @@
  * its own through a read callback that pulls the member's bytes out of the
  * outer one (nested_open()), so nothing is decompressed but the stream
  * being read, and nothing is written but the members asked for.
+ *
+ * The members are written by our own few lines, not libarchive's
+ * archive_write_disk, which makes whatever the archive holds: devices,
+ * FIFOs, setuid files.  A package is untrusted and its entry in the cache
+ * is trusted, so a member is made only if it is a file or a directory
+ * with a name that stays inside the entry, each directory on its way
+ * opened relative to the one before it, never through a link.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -35,7 +44,7 @@ struct deb {
 struct extract {
 	struct deb *deb;
 	const char *dest;
-	struct archive *disk;
+	int dirfd;			/* @dest, which members go under */
 	deb_progress_fn progress;
 	void *arg;
 	size_t whole_left;		/* members named whole not out yet */
@@ -76,6 +85,8 @@ static struct archive *nested_open(struct archive *outer)
 /* "./boot/vmlinuz-R" is "boot/vmlinuz-R". */
 static const char *member_name(const char *path)
 {
+	if (!path)
+		return "";
 	while (path[0] == '.' && path[1] == '/')
 		path += 2;
 	return path;
@@ -350,71 +361,267 @@ static void progress(struct extract *x)
 			    archive_filter_bytes(x->deb->ar, -1), x->deb->size);
 }
 
-/*
- * The member @name could not be written.  @name must outlive the entry:
- * archive_entry_set_pathname() frees the name the entry was read with.
- */
-static int write_failed(const struct extract *x, const char *name)
+/* A member's name or kind that is not unpacked: one error, naming it. */
+static int refuse(const struct extract *x, const char *name, const char *why)
 {
-	const char *why = archive_error_string(x->disk);
+	pr_err("%s: unpacking %s into %s: %s: refused", x->deb->path, name,
+	       x->dest, why);
+	return -EINVAL;
+}
 
+/* The member @name could not be written: -@errnum, reported. */
+static int write_failed(const struct extract *x, const char *name, int errnum)
+{
 	pr_err("%s: unpacking %s into %s: %s", x->deb->path, name, x->dest,
-	       why ? why : "cannot write");
-	return archive_errno(x->disk) > 0 ? -archive_errno(x->disk) : -EIO;
+	       strerror(errnum));
+	return -errnum;
 }
 
-/* "DEST/NAME", malloc()ed; NULL (ENOMEM). */
-static char *dest_path(const struct extract *x, const char *name)
+/*
+ * Why the member @name may not be unpacked, or NULL: it must be a path
+ * relative to the entry, of components neither empty nor "." nor "..",
+ * with at most a '/' at its end (a directory's).
+ */
+static const char *bad_name(const char *name)
 {
-	size_t len = strlen(x->dest) + strlen(name) + 2;
-	char *path = malloc(len);
+	const char *p = name;
+	size_t len;
 
-	if (path)
-		snprintf(path, len, "%s/%s", x->dest, name);
-	return path;
+	if (!*name)
+		return "an empty name";
+	if (*name == '/')
+		return "an absolute path";
+	while (*p) {
+		len = strcspn(p, "/");
+		if (len == 2 && !strncmp(p, "..", 2))
+			return "a '..' in its path";
+		if (!len || (len == 1 && *p == '.'))
+			return "an empty or '.' component in its path";
+		p += len;
+		p += *p == '/';
+	}
+	return NULL;
 }
 
-/* The member @e of @a, named @name, written under x->dest. */
-static int write_member(struct extract *x, struct archive *a,
-			struct archive_entry *e, const char *name)
+/* Why a member of kind @type is not unpacked. */
+static const char *bad_kind(mode_t type)
 {
-	const char *link = archive_entry_hardlink(e);
-	char *path = dest_path(x, name), *target = NULL;
-	/* our copy: the entry's own goes when its path is set */
-	const char *own = path ? path + strlen(x->dest) + 1 : NULL;
-	la_int64_t offset;
+	switch (type) {
+	case AE_IFCHR:
+		return "a character device, not a file or a directory";
+	case AE_IFBLK:
+		return "a block device, not a file or a directory";
+	case AE_IFIFO:
+		return "a FIFO, not a file or a directory";
+	case AE_IFSOCK:
+		return "a socket, not a file or a directory";
+	default:
+		return "not a file or a directory";
+	}
+}
+
+/*
+ * The mode a member is given: its permissions without setuid, setgid,
+ * sticky and the group's and others' write, and what we need ourselves
+ * to read it (and for a directory to write and remove what is in it).
+ */
+static mode_t safe_mode(mode_t perm, bool dir)
+{
+	return (perm & 0755) | (dir ? 0700 : 0400);
+}
+
+/*
+ * The directory @name in @dirfd, made (0755) when it is not there, and
+ * opened never through a symbolic link.  Returns its fd or -errno.
+ */
+static int subdir(int dirfd, const char *name)
+{
+	int fd;
+
+	if (mkdirat(dirfd, name, 0755) && errno != EEXIST)
+		return -errno;
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * The directory that holds the member @path (a checked name, cut in
+ * place) under x->dirfd, each directory on the way made and opened
+ * relative to the one before it: the entry holds nothing but what we
+ * made.  Returns its fd, and the last component in *@leaf; or -errno.
+ */
+static int open_parent(const struct extract *x, char *path, char **leaf)
+{
+	size_t len = strlen(path);
+	char *slash;
+	int fd, next;
+
+	if (path[len - 1] == '/')
+		path[len - 1] = '\0';
+	fd = fcntl(x->dirfd, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	while ((slash = strchr(path, '/'))) {
+		*slash = '\0';
+		next = subdir(fd, path);
+		close(fd);
+		if (next < 0)
+			return next;
+		fd = next;
+		path = slash + 1;
+	}
+	*leaf = path;
+	return fd;
+}
+
+/* pwrite() all of @size bytes at @offset. */
+static int write_all(int fd, const char *buf, size_t size, off_t offset)
+{
+	ssize_t n;
+
+	while (size) {
+		n = pwrite(fd, buf, size, offset);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		buf += n;
+		size -= n;
+		offset += n;
+	}
+	return 0;
+}
+
+/* The data of the member @e of @a into @fd, a new file. */
+static int write_data(struct extract *x, struct archive *a,
+		      struct archive_entry *e, int fd, const char *name)
+{
+	la_int64_t offset, end = 0;
 	const void *buf;
 	size_t size;
 	int r, err = 0;
 
-	if (link)
-		target = dest_path(x, member_name(link));
-	if (!path || (link && !target)) {
-		err = -ENOMEM;
-		goto out;
-	}
-	archive_entry_set_pathname(e, path);
-	if (link)
-		archive_entry_set_hardlink(e, target);
-	/* ARCHIVE_WARN from a write is a short write, a full disk: a failure */
-	if (archive_write_header(x->disk, e) != ARCHIVE_OK) {
-		err = write_failed(x, own);
-		goto out;
-	}
 	while (!err && (r = archive_read_data_block(a, &buf, &size,
 						     &offset)) != ARCHIVE_EOF) {
 		if (r < ARCHIVE_WARN)
-			err = corrupt(x->deb, a);
-		else if (archive_write_data_block(x->disk, buf, size, offset) != ARCHIVE_OK)
-			err = write_failed(x, own);
-		else
-			progress(x);
+			return corrupt(x->deb, a);
+		err = write_all(fd, buf, size, offset);
+		if (offset + (la_int64_t)size > end)
+			end = offset + size;
+		progress(x);
 	}
-	if (!err && archive_write_finish_entry(x->disk) != ARCHIVE_OK)
-		err = write_failed(x, own);
-out:
+	/* a sparse file may end in a hole */
+	if (!err && archive_entry_size_is_set(e) && archive_entry_size(e) > end &&
+	    ftruncate(fd, archive_entry_size(e)))
+		err = -errno;
+	return err ? write_failed(x, name, -err) : 0;
+}
+
+/* The regular file @e of @a as @leaf in @dirfd. */
+static int write_file(struct extract *x, struct archive *a,
+		      struct archive_entry *e, int dirfd, const char *leaf,
+		      const char *name)
+{
+	struct timespec times[2] = {
+		{ .tv_sec = archive_entry_mtime(e),
+		  .tv_nsec = archive_entry_mtime_nsec(e) },
+	};
+	int fd, err;
+
+	times[1] = times[0];
+	/* a member given twice: the last one, as tar does */
+	if (unlinkat(dirfd, leaf, 0) && errno != ENOENT)
+		return write_failed(x, name, errno);
+	fd = openat(dirfd, leaf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		    O_CLOEXEC, 0600);
+	if (fd < 0)
+		return write_failed(x, name, errno);
+	err = write_data(x, a, e, fd, name);
+	if (!err && (fchmod(fd, safe_mode(archive_entry_perm(e), false)) ||
+		     (archive_entry_mtime_is_set(e) && futimens(fd, times))))
+		err = write_failed(x, name, errno);
+	if (close(fd) && !err)
+		err = write_failed(x, name, errno);
+	return err;
+}
+
+/* The hard link @leaf in @dirfd to @target, a file unpacked before. */
+static int write_link(const struct extract *x, int dirfd, const char *leaf,
+		      const char *name, const char *target)
+{
+	char *copy, *target_leaf;
+	struct stat st;
+	int tfd, err = 0;
+
+	if (bad_name(target))
+		return refuse(x, name, "a hard link to a path out of the package's tree");
+	copy = strdup(target);
+	if (!copy)
+		return -ENOMEM;
+	tfd = open_parent(x, copy, &target_leaf);
+	if (tfd < 0 || fstatat(tfd, target_leaf, &st, AT_SYMLINK_NOFOLLOW))
+		err = write_failed(x, target, tfd < 0 ? -tfd : errno);
+	else if (!S_ISREG(st.st_mode))
+		err = refuse(x, name, "a hard link to what is not a file");
+	else if ((unlinkat(dirfd, leaf, 0) && errno != ENOENT) ||
+		 linkat(tfd, target_leaf, dirfd, leaf, 0))
+		err = write_failed(x, name, errno);
+	if (tfd >= 0)
+		close(tfd);
+	free(copy);
+	return err;
+}
+
+/* The directory @leaf in @dirfd, with the member @e's mode. */
+static int write_dir(const struct extract *x, struct archive_entry *e,
+		     int dirfd, const char *leaf, const char *name)
+{
+	int fd = subdir(dirfd, leaf), err = 0;
+
+	if (fd < 0)
+		return write_failed(x, name, -fd);
+	if (fchmod(fd, safe_mode(archive_entry_perm(e), true)))
+		err = write_failed(x, name, errno);
+	close(fd);
+	return err;
+}
+
+/*
+ * The member @e of @a, named @name, written under x->dirfd.  Only regular
+ * files (and hard links to them) and directories are made: a symbolic
+ * link is skipped (the -dbg package's vdso/.build-id/ holds some, which
+ * kabidiff does not read), and a device or a FIFO is refused.
+ */
+static int write_member(struct extract *x, struct archive *a,
+			struct archive_entry *e, const char *name)
+{
+	const char *link = archive_entry_hardlink(e), *why = bad_name(name);
+	mode_t type = archive_entry_filetype(e);
+	char *path, *leaf;
+	int dirfd, err;
+
+	if (!why && !link && type != AE_IFREG && type != AE_IFDIR) {
+		if (type == AE_IFLNK)
+			return 0;
+		why = bad_kind(type);
+	}
+	if (why)
+		return refuse(x, name, why);
+	path = strdup(name);
+	if (!path)
+		return -ENOMEM;
+	dirfd = open_parent(x, path, &leaf);
+	if (dirfd < 0)
+		err = write_failed(x, name, -dirfd);
+	else if (link)
+		err = write_link(x, dirfd, leaf, name, member_name(link));
+	else if (type == AE_IFDIR)
+		err = write_dir(x, e, dirfd, leaf, name);
+	else
+		err = write_file(x, a, e, dirfd, leaf, name);
+	if (dirfd >= 0)
+		close(dirfd);
 	free(path);
-	free(target);
 	return err;
 }
 
@@ -484,21 +691,17 @@ int deb__extract(struct deb *deb, const struct deb_take *take,
 	if (r != ARCHIVE_OK)
 		return corrupt(deb, deb->ar);
 
-	x.disk = archive_write_disk_new();
-	data = nested_open(deb->ar);
-	if (!x.disk || !data) {
-		err = -ENOMEM;
-	} else {
-		archive_write_disk_set_options(x.disk, ARCHIVE_EXTRACT_TIME |
-					       ARCHIVE_EXTRACT_PERM |
-					       ARCHIVE_EXTRACT_SECURE_NODOTDOT |
-					       ARCHIVE_EXTRACT_SECURE_SYMLINKS);
-		err = extract_archive(&x, data, take, true);
+	x.dirfd = open(dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (x.dirfd < 0) {
+		err = -errno;
+		pr_err("%s: %s", dest, strerror(-err));
+		return err;
 	}
+	data = nested_open(deb->ar);
+	err = data ? extract_archive(&x, data, take, true) : -ENOMEM;
 	if (data)
 		archive_read_free(data);
-	if (x.disk && archive_write_free(x.disk) != ARCHIVE_OK && !err)
-		err = write_failed(&x, "the directories' modes and times");
+	close(x.dirfd);
 	if (!err && x.progress)
 		x.progress(x.arg, deb->control.package, deb->size, deb->size);
 	return err;

@@ -52,14 +52,20 @@ int deb__open(const char *path, struct deb **debp);
 const struct deb_control *deb__control(const struct deb *deb);
 
 /*
- * deb__extract() - write the members @take names, under @dest (an existing
- * directory), with their modes and times; entries that would land outside
- * @dest (absolute paths, "..", links out) are refused.  Reading stops once
- * every member named without a trailing '/' is out and no directory rule
- * is left.  @progress may be NULL.  Returns 0 or -errno, reported naming
- * the package: -EINVAL for a corrupt or truncated package.  What was
- * written before a failure stays; the caller writes into a temporary
- * directory.
+ * deb__extract() - write the members @take names under @dest, an existing
+ * directory of ours, each relative to it with openat() and O_NOFOLLOW.
+ * Only regular files (and hard links to one unpacked before) and
+ * directories are made, with their modes less setuid, setgid, sticky and
+ * the group's and others' write, and files with their times; a symbolic
+ * link is skipped.  A member named by an absolute path or with a "..",
+ * "." or empty component, a hard link out of the package's tree, a
+ * device or a FIFO is refused.  Reading stops once every member named
+ * without a trailing '/' is out and no directory rule is left.
+ * @progress may be NULL.  Returns 0 or -errno, reported naming the
+ * package: -EINVAL for a corrupt or truncated package or a refused
+ * member, the write's error (-ENOSPC...) for a member not written whole.
+ * What was written before a failure stays; the caller writes into a
+ * temporary directory.
  */
 int deb__extract(struct deb *deb, const struct deb_take *take,
 		 const char *dest, deb_progress_fn progress, void *arg);

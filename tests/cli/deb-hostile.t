@@ -147,6 +147,56 @@ for BIN in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
 		   "${tag}Version '$(printf %.16s "$version")' is refused"
 	done
 
+	# members are written relative to the entry, never through a link:
+	# no symbolic link is made, so a/file after a -> outside lands in a/
+	dbg link.deb 1 "l:$VD/a:$TMP/outside" "f:$VD/a/file:0644:$MINI" \
+		"h:$VD/copy:$VD/vdso64.so"
+	collect --deb "$TMP/debs/link.deb"
+	E=$C/packages/linux-image-$R-dbg_1_amd64/usr/lib/debug/lib/modules/$R/vdso
+	is "$status:$err:$(ls -A "$TMP/outside"):$(find "$C" -type l):$([ -f "$E/a/file" ] && echo file):$(stat -c %i "$E/copy" "$E/vdso64.so" 2>&1 | uniq | wc -l)" \
+	   "0::::file:1" \
+	   "${tag}a symbolic link is not made nor followed by the member after it; a hard link is made"
+	for target in /etc/passwd ../../../../../../../../../../../etc/passwd; do
+		dbg hard.deb 1 "h:$VD/hard:$target"
+		refused "a hard link to $target" \
+			"kabidiff: $TMP/debs/hard.deb: unpacking usr/lib/debug/lib/modules/$R/vdso/hard into $C/packages/.tmp.*: a hard link to a path out of the package's tree: refused" \
+			--deb "$TMP/debs/hard.deb"
+	done
+	for name in "$VD//x" "$VD/./x"; do
+		dbg name.deb 1 "f:$name:0644:$MINI"
+		refused "a member named ${name#./}" \
+			"kabidiff: $TMP/debs/name.deb: unpacking ${name#./} into $C/packages/.tmp.*: an empty or '.' component in its path: refused" \
+			--deb "$TMP/debs/name.deb"
+	done
+
+	# only files and directories are made, without setuid, setgid,
+	# sticky or others' write
+	for member in "c:$VD/null:1,3" "b:$VD/loop:7,0" "p:$VD/fifo"; do
+		case $member in
+		c:*)	kind="a character device" ;;
+		b:*)	kind="a block device" ;;
+		*)	kind="a FIFO" ;;
+		esac
+		name=${member#?:./}
+		dbg node.deb 1 "$member"
+		refused "$kind in a package" \
+			"kabidiff: $TMP/debs/node.deb: unpacking ${name%%:*} into $C/packages/.tmp.*: $kind, not a file or a directory: refused" \
+			--deb "$TMP/debs/node.deb"
+	done
+	# the FIFO made to be the vmlinux blocked the build id's read for ever
+	python3 "$MKDEB" deb "$TMP/debs/fifo.deb" "linux-image-$R-dbg" 1 amd64 \
+		"p:$D/boot/vmlinux-$R"
+	refused "a FIFO as the -dbg vmlinux" \
+		"kabidiff: $TMP/debs/fifo.deb: unpacking usr/lib/debug/boot/vmlinux-$R into $C/packages/.tmp.*: a FIFO, not a file or a directory: refused" \
+		--deb "$TMP/debs/fifo.deb"
+	dbg modes.deb 1 "f:$VD/suid:04755:$MINI" "f:$VD/sgid:02755:$MINI" \
+		"f:$VD/writable:0666:$MINI" "d:$VD/open:0777" "d:$VD/sticky:01777" \
+		"d:$VD/closed:0500" "f:$VD/closed/file:0600:$MINI"
+	collect --deb "$TMP/debs/modes.deb"
+	is "$status:$err:$(cd "$E" 2>&1 && stat -c '%n %a' suid sgid writable open sticky closed closed/file 2>&1 | tr '\n' ' ')" \
+	   "0::suid 755 sgid 755 writable 644 open 755 sticky 755 closed 700 closed/file 600 " \
+	   "${tag}setuid, setgid, sticky and others' write are dropped"
+
 	# a full disk while unpacking: an error, and nothing half-written
 	# stays in the cache
 	if mount -t tmpfs -o size=1m tmpfs "$TMP/small" 2>"$TMP/mount.err"; then
