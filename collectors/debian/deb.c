@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -45,6 +46,7 @@ struct extract {
 	struct deb *deb;
 	const char *dest;
 	int dirfd;			/* @dest, which members go under */
+	uint64_t written, max;		/* bytes unpacked, and the cap */
 	deb_progress_fn progress;
 	void *arg;
 	size_t whole_left;		/* members named whole not out yet */
@@ -474,6 +476,70 @@ static int open_parent(const struct extract *x, char *path, char **leaf)
 	return fd;
 }
 
+/* "16 GiB", "1000 bytes": @n in the largest unit that divides it. */
+static void format_size(uint64_t n, char *buf, size_t size)
+{
+	static const char *const units[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
+	size_t i = 0;
+
+	while (i + 1 < ARRAY_SIZE(units) && n && !(n & 1023)) {
+		n >>= 10;
+		i++;
+	}
+	snprintf(buf, size, "%" PRIu64 " %s", n, units[i]);
+}
+
+/* The member @name would unpack more than the cap: -EFBIG, reported. */
+static int over_cap(const struct extract *x, const char *name)
+{
+	char cap[32];
+
+	format_size(x->max, cap, sizeof(cap));
+	pr_err("%s: %s unpacks to more than %s, the most one package may (KABIDIFF_UNPACK_MAX): stopped at %s",
+	       x->deb->path, x->deb->control.package, cap, name);
+	return -EFBIG;
+}
+
+/* The member @name's file grows from @size to @end bytes: counted, if it may. */
+static int grow(struct extract *x, const char *name, uint64_t size,
+		uint64_t end)
+{
+	if (end <= size)
+		return 0;
+	if (end - size > x->max - x->written)
+		return over_cap(x, name);
+	x->written += end - size;
+	return 0;
+}
+
+int deb_unpack_max(uint64_t *max)
+{
+	static const char units[] = "KMGTkmgt";
+	const char *value = getenv("KABIDIFF_UNPACK_MAX"), *unit;
+	unsigned long long n;
+	unsigned int shift = 0;
+	char *end;
+
+	*max = DEB_UNPACK_MAX_DEFAULT;
+	if (!value || !*value)
+		return 0;
+	errno = 0;
+	n = strtoull(value, &end, 10);
+	unit = *end ? strchr(units, *end) : NULL;
+	if (unit) {
+		shift = 10 * (1 + (unit - units) % 4);
+		end += strcmp(end + 1, "iB") ? 1 : 3;
+	}
+	if (*value < '0' || *value > '9' || errno || *end || !n ||
+	    n > (UINT64_MAX >> shift)) {
+		pr_err("KABIDIFF_UNPACK_MAX: '%s' is not a size: a number of bytes, and K, M, G or T for KiB, MiB, GiB or TiB",
+		       value);
+		return -EINVAL;
+	}
+	*max = (uint64_t)n << shift;
+	return 0;
+}
+
 /* pwrite() all of @size bytes at @offset. */
 static int write_all(int fd, const char *buf, size_t size, off_t offset)
 {
@@ -505,15 +571,22 @@ static int write_data(struct extract *x, struct archive *a,
 						     &offset)) != ARCHIVE_EOF) {
 		if (r < ARCHIVE_WARN)
 			return corrupt(x->deb, a);
-		err = write_all(fd, buf, size, offset);
+		if (offset < 0)
+			return corrupt(x->deb, a);
+		if (grow(x, name, end, offset + size))
+			return -EFBIG;
 		if (offset + (la_int64_t)size > end)
 			end = offset + size;
+		err = write_all(fd, buf, size, offset);
 		progress(x);
 	}
 	/* a sparse file may end in a hole */
-	if (!err && archive_entry_size_is_set(e) && archive_entry_size(e) > end &&
-	    ftruncate(fd, archive_entry_size(e)))
-		err = -errno;
+	if (!err && archive_entry_size_is_set(e) && archive_entry_size(e) > end) {
+		if (grow(x, name, end, archive_entry_size(e)))
+			return -EFBIG;
+		if (ftruncate(fd, archive_entry_size(e)))
+			err = -errno;
+	}
 	return err ? write_failed(x, name, -err) : 0;
 }
 
@@ -529,6 +602,10 @@ static int write_file(struct extract *x, struct archive *a,
 	int fd, err;
 
 	times[1] = times[0];
+	/* what the member says it holds is known before writing it */
+	if (archive_entry_size_is_set(e) && archive_entry_size(e) > 0 &&
+	    (uint64_t)archive_entry_size(e) > x->max - x->written)
+		return over_cap(x, name);
 	/* a member given twice: the last one, as tar does */
 	if (unlinkat(dirfd, leaf, 0) && errno != ENOENT)
 		return write_failed(x, name, errno);
@@ -667,10 +744,12 @@ static int extract_archive(struct extract *x, struct archive *a,
 }
 
 int deb__extract(struct deb *deb, const struct deb_take *take,
-		 const char *dest, deb_progress_fn progress_fn, void *arg)
+		 const char *dest, uint64_t max, deb_progress_fn progress_fn,
+		 void *arg)
 {
 	struct extract x = {
-		.deb = deb, .dest = dest, .progress = progress_fn, .arg = arg,
+		.deb = deb, .dest = dest, .max = max,
+		.progress = progress_fn, .arg = arg,
 	};
 	const struct deb_take *rule;
 	struct archive_entry *e;

@@ -40,6 +40,25 @@ typedef void (*deb_progress_fn)(void *arg, const char *package,
 struct deb;
 
 /*
+ * The most bytes one package may unpack, unless KABIDIFF_UNPACK_MAX says
+ * otherwise: Debian's -dbg kernel package unpacks to 5.4 GB (6.1.0-57) and
+ * 6.4 GB (6.12.118), most of it the modules with their DWARF.  kabidiff
+ * takes only its vmlinux (630 MB in 6.1) and vDSO images today, and 406 MB
+ * of an image package's (6.1.0-47-amd64-unsigned); a cap of 2.5 times the
+ * whole -dbg package leaves room for its modules and for kernels to grow,
+ * and still stops a package that would fill the disk.
+ */
+#define DEB_UNPACK_MAX_DEFAULT	((uint64_t)16 << 30)
+
+/*
+ * deb_unpack_max() - the cap deb__extract() is given: KABIDIFF_UNPACK_MAX,
+ * a number of bytes with an optional K, M, G or T (KiB...: 1024s), else
+ * DEB_UNPACK_MAX_DEFAULT.  Returns 0, or -EINVAL, reported, for a value
+ * that is no such size or is 0.
+ */
+int deb_unpack_max(uint64_t *max);
+
+/*
  * deb__open() - open the package @path and read its control fields, which
  * deb__control() then gives.  Returns 0 or -errno, reported naming @path:
  * -EINVAL for a file that is no Debian package, one cut short or corrupt
@@ -53,7 +72,10 @@ const struct deb_control *deb__control(const struct deb *deb);
 
 /*
  * deb__extract() - write the members @take names under @dest, an existing
- * directory of ours, each relative to it with openat() and O_NOFOLLOW.
+ * directory of ours, each relative to it with openat() and O_NOFOLLOW, at
+ * most @max bytes of them in all (a file's size counts, its holes too):
+ * a member that would write more is -EFBIG, found before its bytes are
+ * written.
  * Only regular files (and hard links to one unpacked before) and
  * directories are made, with their modes less setuid, setgid, sticky and
  * the group's and others' write, and files with their times; a symbolic
@@ -68,7 +90,8 @@ const struct deb_control *deb__control(const struct deb *deb);
  * temporary directory.
  */
 int deb__extract(struct deb *deb, const struct deb_take *take,
-		 const char *dest, deb_progress_fn progress, void *arg);
+		 const char *dest, uint64_t max, deb_progress_fn progress,
+		 void *arg);
 
 void deb__close(struct deb *deb);
 

@@ -263,7 +263,7 @@ static int check_unpacked(struct unpacking *u)
 	return err;
 }
 
-static int unpack(struct unpacking *u, const char *cache_dir,
+static int unpack(struct unpacking *u, const char *cache_dir, uint64_t max,
 		  deb_progress_fn progress, void *arg)
 {
 	struct deb_take take[4] = { { 0 } }, inner[4] = { { 0 } };
@@ -292,7 +292,7 @@ static int unpack(struct unpacking *u, const char *cache_dir,
 	pr_info("unpacking %s", name);
 	err = take_rules(u, paths, take, inner);
 	if (!err)
-		err = deb__extract(u->deb, take, u->tmp, progress, arg);
+		err = deb__extract(u->deb, take, u->tmp, max, progress, arg);
 	if (!err)
 		err = check_unpacked(u);
 	for (i = 0; i < ARRAY_SIZE(paths); i++)
@@ -459,8 +459,9 @@ int kernel_packages__unpack(struct kernel_packages *kp, char *const *debs,
 {
 	struct unpacking *u = calloc(nr, sizeof(*u));
 	struct unpacking *of[KERNEL_PACKAGES] = { NULL };
+	uint64_t max;
 	size_t i;
-	int err = u ? 0 : -ENOMEM;
+	int err = u ? deb_unpack_max(&max) : -ENOMEM;
 
 	for (i = 0; !err && i < nr; i++) {
 		u[i].path = debs[i];
@@ -471,7 +472,7 @@ int kernel_packages__unpack(struct kernel_packages *kp, char *const *debs,
 	if (!err)
 		remove_stale_tmp_dirs(cache_dir);
 	for (i = 0; !err && i < nr; i++)
-		err = unpack(&u[i], cache_dir, progress, arg);
+		err = unpack(&u[i], cache_dir, max, progress, arg);
 	if (!err)
 		err = check_same_build(of[KERNEL_IMAGE], of[KERNEL_DBG]);
 	for (i = 0; !err && i < nr; i++)

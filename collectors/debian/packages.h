@@ -44,8 +44,10 @@ struct kernel_packages {
  * or linux-source package, a package for another architecture than amd64,
  * two of a kind, and a -dbg package whose vmlinux's build id is not that
  * of the kernel in the image package are each one error, and then nothing
- * is cached.  A cache entry is renamed into place whole.  @progress, when
- * not NULL, is told how the reading goes.  Returns 0 or -errno, reported.
+ * is cached; so is a package that would unpack more than deb_unpack_max()
+ * bytes (KABIDIFF_UNPACK_MAX), stopped before it writes them.  A cache
+ * entry is renamed into place whole.  @progress, when not NULL, is told
+ * how the reading goes.  Returns 0 or -errno, reported.
  */
 int kernel_packages__unpack(struct kernel_packages *kp, char *const *debs,
 			    size_t nr, const char *cache_dir,

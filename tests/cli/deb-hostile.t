@@ -197,6 +197,32 @@ for BIN in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
 	   "0::suid 755 sgid 755 writable 644 open 755 sticky 755 closed 700 closed/file 600 " \
 	   "${tag}setuid, setgid, sticky and others' write are dropped"
 
+	# a cap on what one package unpacks, checked before writing: the
+	# 8 MiB member (a few KB of xz) is stopped on a 4 MiB tmpfs by the
+	# 1 MiB cap, not by the disk (in $TMP/c where mount fails)
+	dbg bomb.deb 1 "z:$VD/bomb:0644:8388608"
+	mount -t tmpfs -o size=4m tmpfs "$TMP/small" 2>/dev/null && C=$TMP/small/c
+	export KABIDIFF_UNPACK_MAX=1M
+	refused "a package over KABIDIFF_UNPACK_MAX" \
+		"kabidiff: $TMP/debs/bomb.deb: linux-image-$R-dbg unpacks to more than 1 MiB, the most one package may (KABIDIFF_UNPACK_MAX): stopped at usr/lib/debug/lib/modules/$R/vdso/bomb" \
+		--deb "$TMP/debs/bomb.deb"
+	mountpoint -q "$TMP/small" && umount "$TMP/small"
+	C=$TMP/c
+	KABIDIFF_UNPACK_MAX=60K
+	refused "a package over a cap of 60K, its vmlinux and vDSO images within it" \
+		"kabidiff: $TMP/debs/good.deb: linux-image-$R-dbg unpacks to more than 60 KiB, the most one package may (KABIDIFF_UNPACK_MAX): stopped at usr/lib/debug/lib/modules/$R/vdso/vdsox32.so" \
+		--deb "$TMP/debs/good.deb"
+	for KABIDIFF_UNPACK_MAX in 64KiB 65536 9G; do
+		collect --deb "$TMP/debs/good.deb"
+		is "$status:$err" "0:" "${tag}KABIDIFF_UNPACK_MAX=$KABIDIFF_UNPACK_MAX takes the package"
+	done
+	for KABIDIFF_UNPACK_MAX in 0 1X -1 G 99999999999T; do
+		refused "KABIDIFF_UNPACK_MAX=$KABIDIFF_UNPACK_MAX" \
+			"kabidiff: KABIDIFF_UNPACK_MAX: '$KABIDIFF_UNPACK_MAX' is not a size: *" \
+			--deb "$TMP/debs/good.deb"
+	done
+	unset KABIDIFF_UNPACK_MAX
+
 	# a full disk while unpacking: an error, and nothing half-written
 	# stays in the cache
 	if mount -t tmpfs -o size=1m tmpfs "$TMP/small" 2>"$TMP/mount.err"; then
