@@ -36,6 +36,7 @@
 
 struct deb {
 	char *path;
+	int fd;				/* @path, open */
 	struct archive *ar;		/* the outer ar archive */
 	uint64_t size;			/* of the file, for progress */
 	struct deb_control control;
@@ -317,11 +318,18 @@ int deb__open(const char *path, struct deb **debp)
 	*debp = NULL;
 	if (!deb)
 		return -ENOMEM;
-	if (stat(path, &st)) {
+	/* O_NONBLOCK: a FIFO would wait for a writer; it is refused below */
+	deb->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (deb->fd < 0 || fstat(deb->fd, &st)) {
 		err = -errno;
 		pr_err("%s: %s", path, strerror(-err));
-		free(deb);
+		deb__close(deb);
 		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		pr_err("%s: not a regular file, so no Debian package", path);
+		deb__close(deb);
+		return -EINVAL;
 	}
 	deb->size = st.st_size;
 	deb->path = strdup(path);
@@ -331,7 +339,7 @@ int deb__open(const char *path, struct deb **debp)
 		return -ENOMEM;
 	}
 	archive_read_support_format_ar(deb->ar);
-	if (archive_read_open_filename(deb->ar, path, 1 << 16) != ARCHIVE_OK) {
+	if (archive_read_open_fd(deb->ar, deb->fd, 1 << 16) != ARCHIVE_OK) {
 		/* libarchive's ARCHIVE_ERRNO_FILE_FORMAT is EILSEQ on Linux */
 		err = archive_errno(deb->ar) > 0 ? -archive_errno(deb->ar) : -EINVAL;
 		if (err == -EILSEQ) {
@@ -792,6 +800,8 @@ void deb__close(struct deb *deb)
 		return;
 	if (deb->ar)
 		archive_read_free(deb->ar);
+	if (deb->fd >= 0)
+		close(deb->fd);
 	free(deb->path);
 	free(deb);
 }

@@ -150,4 +150,18 @@ OTHER=$(package hello amd64 "$TMP/other")
 expect_refused "a package that is no kernel's" "hello is no kernel image, -dbg or linux-source package" \
 	"$OTHER"
 
+# a FIFO named as a package, or in a directory of packages: refused at
+# once, not waited on (timeout kills a kabidiff that waits: 124)
+mkdir "$TMP/fifo-dir"
+mkfifo "$TMP/fifo-dir/zz.deb"
+for bin in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
+	for args in "collect --no-sysfs --deb $TMP/fifo-dir/zz.deb" \
+		    "diff $TMP/fifo-dir $TMP/fifo-dir"; do
+		KABIDIFF_CACHE=$TMP/fresh timeout 60 "$bin" $args >/dev/null 2>"$TMP/err"
+		status=$?
+		grep -q "zz.deb: not a regular file, so no Debian package" "$TMP/err"
+		is "$status:$?" "2:0" "${bin##*/build/}: $(echo "$args" | cut -d' ' -f1): a FIFO as a package is refused at once"
+	done
+done
+
 done_testing
