@@ -23,15 +23,39 @@ bool kabi_print_wants_info(void)
 	return show;
 }
 
+static void put_line(FILE *f, const char *prefix, const char *msg)
+{
+	fputs(prefix, f);
+	fputs_escaped(msg, f);
+	fputc('\n', f);
+}
+
+/*
+ * The line is put together in memory and written at once: stderr is
+ * unbuffered, and the children that collect two sides at once share it,
+ * so a line written piece by piece would come out interleaved with the
+ * other child's.
+ */
 void kabi_vprint_line(FILE *f, const char *prefix, const char *fmt,
 		      va_list ap)
 {
 	char *msg = xvasprintf(fmt, ap);
-
-	fputs(prefix, f);
 	/* out of memory: the format alone still says what went wrong */
-	fputs_escaped(msg ? msg : fmt, f);
-	fputc('\n', f);
+	const char *text = msg ? msg : fmt;
+	char *line = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&line, &len);
+
+	if (mem) {
+		put_line(mem, prefix, text);
+		if (fclose(mem))
+			mem = NULL;
+	}
+	if (mem)
+		fwrite(line, 1, len, f);
+	else
+		put_line(f, prefix, text);
+	free(line);
 	free(msg);
 }
 

@@ -3,7 +3,8 @@
  * Unit tests for print.c: kabi_pr() leaves errno as it found it, whatever
  * the callback does, so "pr_err(...); return -errno;" returns the error
  * that was reported; a thread that holds its messages back passes them on
- * later, in order.
+ * later, in order; a line goes out in one write, so that two processes
+ * sharing stderr do not interleave theirs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -171,6 +173,31 @@ static void test_hold_and_drop(void **state)
 	kabi_set_print(old);
 }
 
+/*
+ * On a SOCK_SEQPACKET socket every write() is one record: the first
+ * record must be the whole line, escapes and all.
+ */
+static void test_line_in_one_write(void **state)
+{
+	static const char want[] = "kabidiff: /x/zz.deb\\x01: not a package\n";
+	char record[256];
+	ssize_t n;
+	int sv[2];
+	FILE *f;
+
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
+	f = fdopen(sv[0], "w");
+	assert_non_null(f);
+	setvbuf(f, NULL, _IONBF, 0);
+	kabi_print_line(f, "kabidiff: ", "%s: not a package", "/x/zz.deb\001");
+	fclose(f);
+	n = recv(sv[1], record, sizeof(record) - 1, 0);
+	close(sv[1]);
+	assert_true(n >= 0);
+	record[n] = '\0';
+	assert_string_equal(record, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +207,7 @@ int main(void)
 		cmocka_unit_test(test_silenced),
 		cmocka_unit_test(test_hold_and_replay),
 		cmocka_unit_test(test_hold_and_drop),
+		cmocka_unit_test(test_line_in_one_write),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
