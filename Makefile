@@ -64,7 +64,7 @@ endif
 
 # Everything but the command line, by layer (docs/design.md): shared by the
 # program, the tests and the fuzzers.
-BASE_SRCS	:= $(addprefix abidiff/lib/,print.c array.c bytes.c fileio.c \
+BASE_SRCS	:= $(addprefix abidiff/lib/,print.c array.c bytes.c fileio.c cleanup.c \
 			atomic-file.c run-command.c) \
 		   $(addprefix abidiff/model/,jstr.c model.c snapshot-json.c)
 ENGINE_SRCS	:= $(addprefix abidiff/match/,what-index.c what-normal.c sysfs-tree.c \

@@ -27,8 +27,10 @@
 #include "lib/array.h"
 #include "lib/atomic-file.h"
 #include "lib/bytes.h"
+#include "lib/cleanup.h"
 #include "lib/fileio.h"
 #include "lib/print.h"
+#include "lib/run-command.h"
 #include "model/snapshot-json.h"
 #include "cache.h"
 #include "cli.h"
@@ -41,12 +43,14 @@
 
 /*
  * The snapshot file sides_prepare() found for a side, for side_load() to
- * read: the cached one of its packages, or a temporary one it collected.
+ * read: the cached one of its packages, or a temporary one it collected,
+ * removed at exit or by a signal that kills us (lib/cleanup.h).
  */
 static struct prepared {
 	const char *name;
 	char path[4096];
 	bool temporary;
+	int slot;		/* the temporary one's, in lib/cleanup.h */
 } prepared[2];
 
 /* @machine, or the default profile */
@@ -302,9 +306,8 @@ struct snapshot *side_load(const char *name,
 		how = p->temporary ? "collected" : "of Debian's packages";
 		if (!p->temporary)
 			pr_info("%s: the snapshot of the same packages", p->path);
+		/* one collected goes at exit: sides load in two threads */
 		s = snapshot__load(p->path);
-		if (p->temporary)
-			unlink(p->path);
 	} else {
 		s = load(name, of(machine), &how);
 	}
@@ -457,29 +460,35 @@ int sides_prepare(const char *const *names, size_t nr,
 
 		snprintf(p->path, sizeof(p->path), "%s/kabidiff-side.XXXXXX",
 			 tmp && *tmp ? tmp : "/tmp");
-		fd = mkstemp(p->path);
-		if (fd < 0) {
-			err = -errno;
+		/* removed by a signal that kills us, or at exit */
+		p->slot = cleanup_temp_create(p->path, &fd);
+		if (p->slot < 0) {
+			err = p->slot;
 			pr_err("%s: %s", p->path, strerror(-err));
 			break;
 		}
 		close(fd);
 		p->name = names[i];
 		p->temporary = true;
-		pid[i] = fork();
+		/* dies with us: a signal that kills us ends it first */
+		pid[i] = fork_child(false);
 		if (!pid[i])
 			collect_child(names[i], p, machine);
-		if (pid[i] < 0)
+		if (pid[i] < 0) {
 			err = -errno;
+			pr_err("cannot start collecting %s: %s", names[i],
+			       strerror(-err));
+		}
 	}
 	for (n = i, i = 0; i < n; i++) {
-		if (pid[i] > 0 && (waitpid(pid[i], &status, 0) < 0 ||
+		if (pid[i] > 0 && (child_wait(pid[i], &status, false) ||
 				   !WIFEXITED(status) || WEXITSTATUS(status)))
 			err = err ? err : -ECHILD;
 	}
 	if (err)
 		for (i = 0; i < n; i++) {
-			unlink(prepared[i].path);
+			if (prepared[i].temporary)
+				cleanup_temp_remove(prepared[i].slot);
 			prepared[i].name = NULL;
 		}
 	return err;

@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,134 +9,17 @@
 #include <unistd.h>
 
 #include "atomic-file.h"
-#include "compiler.h"
+#include "cleanup.h"
 #include "print.h"
 
 #define TEMP_SUFFIX	".XXXXXX"
 #define SHORT_TEMP	".kabidiff" TEMP_SUFFIX
 
-/*
- * How many files may be under way at once: a command's -o, and a cache
- * entry written while it runs, with room to spare.
- */
-#define MAX_OPEN_FILES	4
-
 struct atomic_file {
 	char *shown_path;	/* as the caller named it, for messages */
 	char *final_path;	/* what the temporary file becomes; NULL: in place */
-	int slot;		/* its temporary file's slot, -1 for none */
+	int slot;		/* its temporary file's (lib/cleanup.h), -1 for none */
 };
-
-/*
- * The temporary files that exist right now, for the signal handler to
- * remove: static buffers, since the handler may not call malloc() or
- * follow pointers that are being freed.  temp_armed[i] is set, with the
- * signals blocked, only while temp_paths[i] names a file that process
- * temp_owner[i] created: a child forked meanwhile leaves it alone.
- */
-static char temp_paths[MAX_OPEN_FILES][PATH_MAX];
-static volatile sig_atomic_t temp_armed[MAX_OPEN_FILES];
-static pid_t temp_owner[MAX_OPEN_FILES];
-static bool slot_taken[MAX_OPEN_FILES];
-static int nr_taken;
-
-static const int cleanup_signals[] = { SIGHUP, SIGINT, SIGTERM };
-static struct sigaction old_actions[ARRAY_SIZE(cleanup_signals)];
-static bool installed[ARRAY_SIZE(cleanup_signals)];
-
-/*
- * Remove the temporary files and die of @sig as we would have without this
- * handler: the default action back, the signal raised again (it stays
- * pending while the handler runs, and kills us when it returns).  Only
- * async-signal-safe calls here.
- */
-static void remove_temps_on_signal(int sig)
-{
-	pid_t self = getpid();
-	int saved_errno = errno, i;
-
-	for (i = 0; i < MAX_OPEN_FILES; i++) {
-		if (temp_armed[i] && temp_owner[i] == self) {
-			unlink(temp_paths[i]);
-			temp_armed[i] = 0;
-		}
-	}
-	signal(sig, SIG_DFL);
-	raise(sig);
-	errno = saved_errno;
-}
-
-static void block_signals(sigset_t *old)
-{
-	sigset_t set;
-	size_t i;
-
-	sigemptyset(&set);
-	for (i = 0; i < ARRAY_SIZE(cleanup_signals); i++)
-		sigaddset(&set, cleanup_signals[i]);
-	sigprocmask(SIG_BLOCK, &set, old);
-}
-
-/*
- * Catch the signals that kill us by default: one the program ignores, or
- * handles itself (bisect stops its work on SIGINT and SIGTERM and cleans up
- * on its way out), is left to it.
- */
-static void install_handlers(void)
-{
-	struct sigaction sa = { .sa_handler = remove_temps_on_signal };
-	size_t i;
-
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < ARRAY_SIZE(cleanup_signals); i++) {
-		installed[i] = false;
-		if (sigaction(cleanup_signals[i], NULL, &old_actions[i]) ||
-		    old_actions[i].sa_handler != SIG_DFL)
-			continue;
-		installed[i] = !sigaction(cleanup_signals[i], &sa, NULL);
-	}
-}
-
-static void restore_handlers(void)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(cleanup_signals); i++) {
-		if (installed[i])
-			sigaction(cleanup_signals[i], &old_actions[i], NULL);
-		installed[i] = false;
-	}
-}
-
-/* A free slot for a temporary file, the handlers in place; -1: none. */
-static int take_slot(void)
-{
-	int i;
-
-	for (i = 0; i < MAX_OPEN_FILES && slot_taken[i]; i++)
-		;
-	if (i == MAX_OPEN_FILES)
-		return -1;
-	if (!nr_taken++)
-		install_handlers();
-	slot_taken[i] = true;
-	return i;
-}
-
-/* Remove @slot's temporary file, if it has one, and free the slot. */
-static void release_slot(int slot)
-{
-	sigset_t mask;
-
-	block_signals(&mask);
-	if (temp_armed[slot] && temp_owner[slot] == getpid())
-		unlink(temp_paths[slot]);
-	temp_armed[slot] = 0;
-	sigprocmask(SIG_SETMASK, &mask, NULL);
-	slot_taken[slot] = false;
-	if (!--nr_taken)
-		restore_handlers();
-}
 
 /*
  * Fill @temp (PATH_MAX bytes) with a mkstemp() template for @path:
@@ -234,7 +116,7 @@ static int copy_attributes(int fd, const struct stat *st)
 static void free_file(struct atomic_file *af)
 {
 	if (af->slot >= 0)
-		release_slot(af->slot);
+		cleanup_temp_remove(af->slot);
 	free(af->shown_path);
 	free(af->final_path);
 	free(af);
@@ -242,7 +124,7 @@ static void free_file(struct atomic_file *af)
 
 /*
  * A new struct atomic_file for @path, which becomes @real (taken; NULL:
- * written in place); NULL when out of memory or out of slots, reported.
+ * written in place); NULL when out of memory, reported.
  */
 static struct atomic_file *new_file(const char *path, char *real)
 {
@@ -251,16 +133,11 @@ static struct atomic_file *new_file(const char *path, char *real)
 	if (af) {
 		af->shown_path = strdup(path);
 		af->final_path = real;
-		af->slot = real ? take_slot() : -1;
+		af->slot = -1;
 	}
-	if (!af || !af->shown_path) {
-		report(path, ENOMEM);
-	} else if (real && af->slot < 0) {
-		pr_err("%s: more than %d files written at once", path,
-		       MAX_OPEN_FILES);
-	} else {
+	if (af && af->shown_path)
 		return af;
-	}
+	report(path, ENOMEM);
 	if (af)
 		free_file(af);
 	else
@@ -276,30 +153,21 @@ static int open_temp(const char *path, char *real, const struct stat *old,
 		     struct atomic_file **afp)
 {
 	struct atomic_file *af = new_file(path, real);
-	char *temp;
-	sigset_t mask;
+	char temp[PATH_MAX];
 	int fd, err;
 
 	if (!af)
 		return -ENOMEM;
-	temp = temp_paths[af->slot];
 	err = temp_name_for(temp, real);
 	if (err) {
 		free_file(af);
 		return report(path, -err);
 	}
-	block_signals(&mask);
-	fd = mkostemp(temp, O_CLOEXEC);
-	if (fd >= 0) {
-		temp_owner[af->slot] = getpid();
-		temp_armed[af->slot] = 1;
-	}
-	else
-		err = -errno;
-	sigprocmask(SIG_SETMASK, &mask, NULL);
-	if (fd < 0) {
+	af->slot = cleanup_temp_create(temp, &fd);
+	if (af->slot < 0) {
 		pr_err("%s: cannot create a file in its directory: %s", path,
-		       strerror(-err));
+		       strerror(-af->slot));
+		err = af->slot;
 		free_file(af);
 		return err;
 	}
@@ -395,26 +263,21 @@ int atomic_open(const char *path, unsigned int flags,
 
 int atomic_commit(struct atomic_file *af, int fd)
 {
-	char *temp = af->slot >= 0 ? temp_paths[af->slot] : NULL;
-	sigset_t mask;
 	int err = 0;
 
-	if (!temp)
+	if (af->slot < 0)
 		goto out;	/* written in place */
 	if (fsync(fd)) {
 		err = -errno;
 		pr_err("%s: write failed: %s", af->shown_path, strerror(errno));
 		goto out;
 	}
-	block_signals(&mask);
-	if (rename(temp, af->final_path)) {
-		err = -errno;
+	err = cleanup_temp_rename(af->slot, af->final_path);
+	if (err)
 		pr_err("%s: cannot rename %s into place: %s", af->shown_path,
-		       temp, strerror(errno));
-	} else {
-		temp_armed[af->slot] = 0;
-	}
-	sigprocmask(SIG_SETMASK, &mask, NULL);
+		       cleanup_temp_path(af->slot), strerror(-err));
+	else
+		af->slot = -1;
 out:
 	free_file(af);
 	return err;

@@ -26,10 +26,10 @@
  * The temporary name is ".NAME.XXXXXX", or ".kabidiff.XXXXXX" when that
  * would not fit in NAME_MAX.
  *
- * SIGHUP, SIGINT and SIGTERM, where they still have their default action,
- * remove the temporary files that exist and then kill the process as they
- * would have.  A few files may be under way at once (a command's -o, a
- * cache entry written meanwhile), each with its struct atomic_file.
+ * A signal that kills us removes the temporary files that exist, and so
+ * does exit (lib/cleanup.h).  A few files may be under way at once (a
+ * command's -o, a cache entry written meanwhile), each with its struct
+ * atomic_file.
  *
  * Failures of the file itself are reported through kabi_pr() naming the
  * path; the functions return 0 (atomic_open(): a descriptor) or -errno.

@@ -5,15 +5,84 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "compiler.h"
 #include "run-command.h"
 
 /* The child being waited for, for run_command__stop(): negative, a group. */
 static volatile pid_t running;
+
+/* What the kernel sends a child of ours when we die: one it acts on. */
+static int death_signal(void)
+{
+	struct sigaction sa;
+
+	if (!sigaction(SIGTERM, NULL, &sa) && sa.sa_handler == SIG_IGN)
+		return SIGKILL;
+	return SIGTERM;
+}
+
+pid_t fork_child(bool own_group)
+{
+	pid_t parent = getpid(), pid;
+	sigset_t mask;
+	int err;
+
+	fflush(NULL);	/* or the child repeats what our buffers hold */
+	cleanup_block_signals(&mask);
+	pid = fork();
+	if (!pid) {
+		cleanup_forget_parents();
+		/* dies with us, whatever kills us; we may be gone already */
+		prctl(PR_SET_PDEATHSIG, death_signal());
+		if (getppid() != parent)
+			_exit(127);
+		if (own_group)
+			setpgid(0, 0);
+	} else if (pid > 0) {
+		if (own_group)
+			setpgid(pid, pid);	/* both sides: whichever runs first */
+		err = cleanup_child_add(pid, own_group);
+		if (err) {
+			kill(own_group ? -pid : pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			pid = -1;
+			errno = -err;
+		}
+	}
+	cleanup_restore_signals(&mask);
+	return pid;
+}
+
+int child_wait(pid_t pid, int *status, bool nohang)
+{
+	siginfo_t info;
+	sigset_t mask;
+	int err = 0;
+
+	/* ended, but not reaped until forgotten: see cleanup.h */
+	for (;;) {
+		info.si_pid = 0;
+		if (!waitid(P_PID, pid, &info,
+			    WEXITED | WNOWAIT | (nohang ? WNOHANG : 0)))
+			break;
+		if (errno != EINTR)
+			return -errno;
+	}
+	if (!info.si_pid)
+		return -EAGAIN;
+	cleanup_block_signals(&mask);
+	cleanup_child_forget(pid);
+	if (waitpid(pid, status, 0) < 0)
+		err = -errno;
+	cleanup_restore_signals(&mask);
+	return err;
+}
 
 static double now(void)
 {
@@ -37,8 +106,6 @@ static void __noreturn exec_child(const struct child_process *cp)
 	int devnull = open("/dev/null", O_RDWR);
 	size_t i;
 
-	if (cp->own_group)
-		setpgid(0, 0);
 	dup2(devnull, STDIN_FILENO);
 	redirect(cp->out_fd, STDOUT_FILENO, devnull);
 	redirect(cp->err_fd, STDERR_FILENO, devnull);
@@ -71,20 +138,16 @@ static int wait_child(struct child_process *cp, pid_t pid)
 	double deadline = now() + cp->timeout;
 
 	for (;;) {
-		pid_t done = waitpid(pid, &cp->status, cp->timeout ? WNOHANG : 0);
+		int err = child_wait(pid, &cp->status, cp->timeout != 0);
 
-		if (done == pid)
-			return 0;
-		if (done < 0 && errno != EINTR)
-			return -errno;
-		if (cp->timeout && now() > deadline) {
+		if (err != -EAGAIN)
+			return err;
+		if (now() > deadline) {
 			kill_child(cp, pid, SIGKILL);
-			while (waitpid(pid, &cp->status, 0) < 0 && errno == EINTR)
-				;
+			child_wait(pid, &cp->status, false);
 			return -ETIMEDOUT;
 		}
-		if (cp->timeout)
-			usleep(50 * 1000);
+		usleep(50 * 1000);
 	}
 }
 
@@ -93,14 +156,11 @@ int run_command(struct child_process *cp)
 	pid_t pid;
 	int err;
 
-	fflush(NULL);	/* or the child repeats what our buffers hold */
-	pid = fork();
+	pid = fork_child(cp->own_group);
 	if (pid < 0)
 		return -errno;
 	if (!pid)
 		exec_child(cp);
-	if (cp->own_group)
-		setpgid(pid, pid);	/* both sides: whichever runs first */
 	running = cp->own_group ? -pid : pid;
 	/* a signal before running was set found nothing to stop */
 	if (cp->cancelled && *cp->cancelled)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Running a program and waiting for it: QEMU for a boot, the build command
- * of a bisect step.  The child's standard input is /dev/null, so it never
- * takes the terminal.
+ * of a bisect step, apt-get; and the children that die with us.  The
+ * child's standard input is /dev/null, so it never takes the terminal.
  */
 #ifndef KABIDIFF_RUN_COMMAND_H
 #define KABIDIFF_RUN_COMMAND_H
@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Where a child's output goes, besides a file descriptor of ours. */
 enum {
@@ -50,6 +51,27 @@ bool child_succeeded(const struct child_process *cp);
  * "exited with status 1", "was killed by signal 9 (Killed)"; in @buf.
  */
 const char *describe_exit(int status, char *buf, size_t size);
+
+/*
+ * fork_child() - fork() for a child that is to end when we do, whatever
+ * of: run_command()'s, and the collectors of the sides of a diff.  In the
+ * child, PR_SET_PDEATHSIG has the kernel send it SIGTERM when we die (of
+ * SIGKILL too; SIGKILL where SIGTERM is ignored), and it is in a process
+ * group of its own with @own_group; in us, a signal that kills us ends it
+ * first (lib/cleanup.h).  A child that forks with it does the same for
+ * its own: a collector ends its apt-get or QEMU before it dies.  Returns
+ * what fork() does; -1 with errno EAGAIN: 8 children already.  From the
+ * main thread, or from a thread that outlives the child: PR_SET_PDEATHSIG
+ * is the forking thread's.
+ */
+pid_t fork_child(bool own_group);
+
+/*
+ * child_wait() - wait for @pid, a child of fork_child(), to end, and forget
+ * it: 0 with its wait status in *@status, -EAGAIN with @nohang when it is
+ * still running, or -errno.
+ */
+int child_wait(pid_t pid, int *status, bool nohang);
 
 /*
  * run_command__stop() - send SIGTERM to the child run_command() is waiting
