@@ -438,6 +438,19 @@ static void __noreturn collect_child(const char *name, const struct prepared *p,
 	_exit(s && !snapshot__save(s, p->path, ATOMIC_OWN_FILE) ? EXIT_OK : EXIT_TROUBLE);
 }
 
+/* Whether @a and @b name the same input: the same words, or one file. */
+static bool same_input(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!strcmp(a, b))
+		return true;
+	if (debian_spec(a) || debian_spec(b))
+		return false;
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
 int sides_prepare(const char *const *names, size_t nr,
 		  const struct machine_profile *machine)
 {
@@ -445,6 +458,7 @@ int sides_prepare(const char *const *names, size_t nr,
 	size_t i, n = 0;
 	const char *tmp = getenv("TMPDIR");
 	int err = 0, status, fd;
+	bool same;
 
 	if (nr > ARRAY_SIZE(prepared))
 		return 0;
@@ -453,9 +467,15 @@ int sides_prepare(const char *const *names, size_t nr,
 		n += needs_collecting(names[i], &prepared[i], machine);
 	if (n < 2)
 		return 0;
-	pr_info("collecting %s and %s at once", names[0], names[1]);
+	/* the same input twice is collected once, and compared with itself */
+	same = nr == 2 && same_input(names[0], names[1]);
+	if (same)
+		pr_info("%s and %s are the same: collecting it once", names[0],
+			names[1]);
+	else
+		pr_info("collecting %s and %s at once", names[0], names[1]);
 	fflush(NULL);
-	for (i = 0; !err && i < nr; i++) {
+	for (i = 0; !err && i < (same ? 1 : nr); i++) {
 		struct prepared *p = &prepared[i];
 
 		snprintf(p->path, sizeof(p->path), "%s/kabidiff-side.XXXXXX",
@@ -485,11 +505,16 @@ int sides_prepare(const char *const *names, size_t nr,
 				   !WIFEXITED(status) || WEXITSTATUS(status)))
 			err = err ? err : -ECHILD;
 	}
-	if (err)
+	if (err) {
 		for (i = 0; i < n; i++) {
 			if (prepared[i].temporary)
 				cleanup_temp_remove(prepared[i].slot);
 			prepared[i].name = NULL;
 		}
+	} else if (same) {
+		/* its snapshot is read twice, and goes once at exit */
+		prepared[1] = prepared[0];
+		prepared[1].name = names[1];
+	}
 	return err;
 }

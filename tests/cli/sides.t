@@ -6,7 +6,7 @@
 # TMPDIR.  Everything in $TMP, with both builds; QEMU, apt-cache and
 # apt-get are fakes in PATH, the fake QEMU and apt-get a sleep that waits
 # until it is killed, so that a side is still being collected when the
-# signal comes.
+# signal comes.  The same input twice is collected once.
 . "$(dirname "$0")/../lib.sh"
 
 command -v pgrep >/dev/null || skip_all "no pgrep"
@@ -25,12 +25,13 @@ for b in B C; do
 	{ head -c 514 /dev/zero; printf 'HdrS'; } >"$TMP/$b/arch/x86/boot/bzImage"
 done
 
-# and two that do not boot, collected at once
+# and two that do not boot, collected at once; P-link is P
 for b in P Q; do
 	mkdir "$TMP/$b"
 	cp "$FIXTURES/vmlinux/mini.elf" "$TMP/$b/vmlinux"
 	ln -s "$FIXTURES/abi" "$TMP/$b/source"
 done
+ln -s P "$TMP/P-link"
 
 # every package has version 6.1.99-1; QEMU and apt-get download say they
 # started (a file in $TMP/started) and sleep, as a program of their own
@@ -114,6 +115,24 @@ for bin in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
 	leftovers
 	is "$status:$(tail -1 "$TMP/err"):$files" "2:kabidiff: $TMP/nowhere: No such file or directory:" \
 	   "${tag}a diff that fails after collecting leaves no kabidiff-side.* in TMPDIR"
+
+	# the same build directory twice, by its name or through a link: it
+	# is collected once (its docs' one warning line, not two) and
+	# compared with itself, run after run
+	for other in "$TMP/P" "$TMP/P-link"; do
+		rm -rf "$TMP/tmp" && mkdir "$TMP/tmp"
+		runs=
+		for run in 1 2 3 4; do
+			TMPDIR="$TMP/tmp" KABIDIFF_CACHE="$TMP/c" timeout 300 "$TMP/kabidiff" \
+				diff "$TMP/P" "$other" >/dev/null 2>"$TMP/err"
+			status=$?
+			leftovers
+			runs="$runs $status:$(grep -c 'warnings about the ABI documentation' "$TMP/err"):$files"
+			[ "$status" -eq 0 ] || sed 's/^/#   /' "$TMP/err"
+		done
+		is "$runs" " 0:1: 0:1: 0:1: 0:1:" \
+		   "${tag}diff P ${other#"$TMP"/}, four times: collected once, exit 0, nothing left in TMPDIR"
+	done
 
 	# build directories: the collectors wait for QEMU (what the sysfs
 	# collector leaves of its own in TMPDIR is not looked at here)
