@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -27,6 +28,7 @@
 static struct {
 	char path[PATH_MAX];
 	volatile sig_atomic_t armed;	/* path names a file to remove */
+	bool is_dir;			/* a directory of files: they go, then it */
 } temps[MAX_TEMPS];
 
 static struct {
@@ -63,13 +65,53 @@ void cleanup_restore_signals(const sigset_t *old)
 	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
+/*
+ * Remove the directory @path and the files in it, with what a signal
+ * handler may call: no opendir(), which allocates.  Entries removed while
+ * the directory is read may make it skip some: it is read again until a
+ * pass finds nothing.
+ */
+static void remove_dir_of_files(const char *path)
+{
+	char buf[4096];
+	bool found = true;
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t n, off;
+
+	while (fd >= 0 && found) {
+		found = false;
+		lseek(fd, 0, SEEK_SET);
+		while ((n = getdents64(fd, buf, sizeof(buf))) > 0) {
+			for (off = 0; off < n; ) {
+				struct dirent64 *d = (struct dirent64 *)(buf + off);
+
+				off += d->d_reclen;
+				if (strcmp(d->d_name, ".") && strcmp(d->d_name, "..") &&
+				    !unlinkat(fd, d->d_name, 0))
+					found = true;
+			}
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	rmdir(path);
+}
+
+static void remove_temp(size_t i)
+{
+	if (temps[i].is_dir)
+		remove_dir_of_files(temps[i].path);
+	else
+		unlink(temps[i].path);
+}
+
 static void remove_temps(void)
 {
 	size_t i;
 
 	for (i = 0; i < MAX_TEMPS; i++) {
 		if (temps[i].armed)
-			unlink(temps[i].path);
+			remove_temp(i);
 		temps[i].armed = 0;
 	}
 }
@@ -165,11 +207,15 @@ static void registered(int delta)
 		restore_handlers();
 }
 
-int cleanup_temp_create(char *template, int *fdp)
+/*
+ * Register the temporary file or directory (@fdp NULL) that @template
+ * names once made: its slot, or -errno.
+ */
+static int create_temp(char *template, int *fdp)
 {
 	size_t len = strlen(template) + 1;
 	sigset_t mask;
-	int i, fd;
+	int i, fd = -1;
 
 	if (len > sizeof(temps[0].path))
 		return -ENAMETOOLONG;
@@ -181,13 +227,16 @@ int cleanup_temp_create(char *template, int *fdp)
 	for (i = 0; i < MAX_TEMPS && temps[i].armed; i++)
 		;
 	if (i == MAX_TEMPS) {
-		fd = -1;
 		errno = EMFILE;
 	} else {
 		memcpy(temps[i].path, template, len);
-		fd = mkostemp(temps[i].path, O_CLOEXEC);
+		if (fdp)
+			fd = mkostemp(temps[i].path, O_CLOEXEC);
+		else if (mkdtemp(temps[i].path))
+			fd = 0;
 	}
 	if (fd >= 0) {
+		temps[i].is_dir = !fdp;
 		temps[i].armed = 1;
 		registered(1);
 		memcpy(template, temps[i].path, len);
@@ -196,8 +245,19 @@ int cleanup_temp_create(char *template, int *fdp)
 	cleanup_restore_signals(&mask);
 	if (fd < 0)
 		return -errno;
-	*fdp = fd;
+	if (fdp)
+		*fdp = fd;
 	return i;
+}
+
+int cleanup_temp_create(char *template, int *fdp)
+{
+	return create_temp(template, fdp);
+}
+
+int cleanup_dir_create(char *template)
+{
+	return create_temp(template, NULL);
 }
 
 const char *cleanup_temp_path(int slot)
@@ -235,7 +295,7 @@ void cleanup_temp_remove(int slot)
 	cleanup_block_signals(&mask);
 	pthread_mutex_lock(&lock);
 	if (temps[slot].armed) {
-		unlink(temps[slot].path);
+		remove_temp(slot);
 		free_temp(slot);
 	}
 	pthread_mutex_unlock(&lock);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What a signal that kills us takes along: the temporary files that exist
- * right now (the writer's, lib/atomic-file.c, and the snapshots the sides
- * of a diff are collected into) and the children that are to die with us
+ * right now (the writer's, lib/atomic-file.c, the snapshots the sides of a
+ * diff are collected into, the files of a boot) and the children that are to die with us
  * (lib/run-command.c's fork_child()).
  *
  * While anything is registered here, SIGHUP, SIGINT and SIGTERM, where
@@ -33,6 +33,12 @@
  */
 int cleanup_temp_create(char *template, int *fdp);
 
+/*
+ * cleanup_dir_create() - mkdtemp(@template), registered: a directory of
+ * files (no deeper tree), which go with it.  Its slot, or -errno.
+ */
+int cleanup_dir_create(char *template);
+
 /* cleanup_temp_path() - the name of @slot's file. */
 const char *cleanup_temp_path(int slot);
 
@@ -42,7 +48,10 @@ const char *cleanup_temp_path(int slot);
  */
 int cleanup_temp_rename(int slot, const char *path);
 
-/* cleanup_temp_remove() - remove @slot's file and free the slot. */
+/*
+ * cleanup_temp_remove() - remove @slot's file, or directory and the files
+ * in it, and free the slot.
+ */
 void cleanup_temp_remove(int slot);
 
 /*

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/cleanup.h"
 #include "lib/compiler.h"
 #include "lib/fileio.h"
 #include "lib/print.h"
@@ -31,6 +32,7 @@
 
 struct boot_files {
 	char dir[256];
+	int dir_slot;		/* lib/cleanup.h's: a signal removes it all */
 	char initramfs[300], console[300], stream[300], qemu_log[300];
 	char kernel[300];	/* unpack.c's copy of the image */
 	const char *boot_image;	/* what QEMU boots: that copy or the image */
@@ -43,8 +45,9 @@ static int make_files(struct boot_files *b)
 
 	snprintf(b->dir, sizeof(b->dir), "%s/kabidiff-boot.XXXXXX",
 		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(b->dir)) {
-		err = -errno;
+	b->dir_slot = cleanup_dir_create(b->dir);
+	if (b->dir_slot < 0) {
+		err = b->dir_slot;
 		pr_err("%s: %s", b->dir, strerror(-err));
 		return err;
 	}
@@ -54,16 +57,6 @@ static int make_files(struct boot_files *b)
 	snprintf(b->qemu_log, sizeof(b->qemu_log), "%s/qemu.log", b->dir);
 	snprintf(b->kernel, sizeof(b->kernel), "%s/kernel.img", b->dir);
 	return 0;
-}
-
-static void remove_files(const struct boot_files *b)
-{
-	unlink(b->initramfs);
-	unlink(b->console);
-	unlink(b->stream);
-	unlink(b->qemu_log);
-	unlink(b->kernel);
-	rmdir(b->dir);
 }
 
 /*
@@ -331,6 +324,6 @@ int sysfs_boot__collect(const struct boot_options *o, struct snapshot *s)
 		err = s->machine.profile ? 0 : -ENOMEM;
 	}
 	free(buf);
-	remove_files(&b);
+	cleanup_temp_remove(b.dir_slot);	/* the directory and its files */
 	return err;
 }

@@ -6,7 +6,8 @@
 # TMPDIR.  Everything in $TMP, with both builds; QEMU, apt-cache and
 # apt-get are fakes in PATH, the fake QEMU and apt-get a sleep that waits
 # until it is killed, so that a side is still being collected when the
-# signal comes.  The same input twice is collected once.
+# signal comes; its boot files, in a kabidiff-boot.* directory, go too.
+# The same input twice is collected once.
 . "$(dirname "$0")/../lib.sh"
 
 command -v pgrep >/dev/null || skip_all "no pgrep"
@@ -134,13 +135,13 @@ for bin in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
 		   "${tag}diff P ${other#"$TMP"/}, four times: collected once, exit 0, nothing left in TMPDIR"
 	done
 
-	# build directories: the collectors wait for QEMU (what the sysfs
-	# collector leaves of its own in TMPDIR is not looked at here)
+	# build directories: the collectors wait for QEMU, their boot's
+	# files in a kabidiff-boot.* directory of TMPDIR
 	for signum in TERM:15 INT:2 HUP:1; do
 		sig=${signum%:*}
 		signal_collection --default-signal=HUP,INT,TERM "$sig" "$TMP/B" "$TMP/C"
-		is "$started:$sent:$status:$left:$sides" "2:yes:$((128 + ${signum#*:}))::" \
-		   "${tag}SIG$sig while two build directories boot: killed by it, the collectors and QEMU too, no kabidiff-side.* left"
+		is "$started:$sent:$status:$left:$files" "2:yes:$((128 + ${signum#*:}))::" \
+		   "${tag}SIG$sig while two build directories boot: killed by it, the collectors and QEMU too, TMPDIR left empty"
 		end_leftovers
 	done
 
@@ -160,7 +161,7 @@ for bin in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
 	# an ignored SIGINT stays ignored: the SIGTERM after it is what kills
 	signal_collection "--default-signal=HUP,TERM --ignore-signal=INT" "INT TERM" \
 		"$TMP/B" "$TMP/C"
-	is "$started:$sent:$status:$left:$sides" "2:yes:143::" \
+	is "$started:$sent:$status:$left:$files" "2:yes:143::" \
 	   "${tag}SIGINT ignored when started so: the collection goes on, SIGTERM ends it all"
 	end_leftovers
 
