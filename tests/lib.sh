@@ -8,6 +8,9 @@
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 KABIDIFF=${KABIDIFF:-$TOP/build/kabidiff}
+# the ASan+UBSan build, which "make check" builds and plain "make" does not
+ASAN_KABIDIFF=$TOP/build/asan/kabidiff
+ASAN_AGENT=$TOP/build/asan/kabi-agent
 FIXTURES=$TOP/tests/fixtures
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/kabidiff-test.XXXXXX")
 
@@ -106,6 +109,36 @@ skip_all() {
 	tap_done=1
 	echo "1..0 # SKIP $1"
 	exit 0
+}
+
+# skip REASON: one test that does not run here, and why
+skip() {
+	tap_count=$((tap_count + 1))
+	echo "ok $tap_count # skip $1"
+}
+
+# not_built BIN: true when the program BIN is not built, after a skip that
+# says so, once a program: for the loops over the builds,
+#	for bin in "$KABIDIFF" "$ASAN_KABIDIFF"; do
+#		not_built "$bin" && continue
+not_built() {
+	[ -x "$1" ] && return 1
+	case "$not_built_said" in
+	*"|$1|"*)	;;
+	*)		skip "${1#"$TOP"/} is not built, so its checks do not run (make ${1#"$TOP"/}, or make check)"
+			not_built_said="$not_built_said|$1|" ;;
+	esac
+	return 0
+}
+
+# missing_input REASON: an input this script needs could not be had (a
+# download, an unpacked tree, a built kernel): one failing test that says
+# so, and the script ends there; the other scripts still run.
+missing_input() {
+	fail "$1: the checks of ${0##*/} did not run"
+	tap_done=1
+	echo "1..$tap_count"
+	exit 1
 }
 
 # run_kabidiff ARGS...: run it, keep stdout, stderr and status for the checks

@@ -384,7 +384,8 @@ fi
 
 # Every valid stream made here (links, FIFOs, timeouts, odd bytes in names,
 # the docs' example) is read by both builds of kabidiff, silently.
-for bin in "$TOP/build/kabidiff" "$TOP/build/asan/kabidiff"; do
+for bin in "$TOP/build/kabidiff" "$ASAN_KABIDIFF"; do
+	not_built "$bin" && continue
 	tag=
 	[ "$bin" = "$TOP/build/kabidiff" ] || tag="asan: "
 	for s in s1 s2 small example s-perm s-static s-vg; do

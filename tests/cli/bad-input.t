@@ -61,7 +61,8 @@ check_case() {
 }
 
 cd "$TOP" || exit 1
-for bin in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
+for bin in "$KABIDIFF" "$ASAN_KABIDIFF"; do
+	not_built "$bin" && continue
 	tag=
 	[ "$bin" = "$KABIDIFF" ] || tag="asan: "
 	if [ ! -x "$bin" ]; then

@@ -38,7 +38,9 @@ collect_in() {
 	err=$(grep -v 'warnings about the ABI documentation' "$TMP/err")
 }
 
-for bin in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
+for bin in "$KABIDIFF" "$ASAN_KABIDIFF"; do
+
+	not_built "$bin" && continue
 	KABIDIFF=$bin
 	case $bin in
 	*/asan/*)	tag="asan: " ;;

@@ -99,7 +99,8 @@ PY
 plain=$KABIDIFF
 for build in plain asan; do
 	KABIDIFF=$plain
-	[ "$build" = plain ] || KABIDIFF=$TOP/build/asan/kabidiff
+	[ "$build" = plain ] || KABIDIFF=$ASAN_KABIDIFF
+	not_built "$KABIDIFF" && continue
 	reports "long-$build" "$TMP/long.old.json" "$TMP/long.new.json"
 	is "$(sed -n 's/^  ok [0-9]* node-removed //p' "$TMP/long-$build.ktap" | awk '{ print length($0), substr($0, 1, 16), substr($0, length($0) - 2) }')" \
 	   "5022 \"/sys/kabi/hash\\ -a\"

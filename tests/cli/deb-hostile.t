@@ -96,7 +96,9 @@ tar -C "$TMP/tree" --sort=name -cJf "$TMP/source.tar.xz" linux-source-9.9 &&
 		"f:./usr/src/linux-source-9.9.tar.xz:0644:$TMP/source.tar.xz" ||
 	fail "could not make big.deb"
 
-for BIN in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
+for BIN in "$KABIDIFF" "$ASAN_KABIDIFF"; do
+
+	not_built "$BIN" && continue
 	tag=
 	[ "$BIN" = "$KABIDIFF" ] || tag="asan: "
 	if [ ! -x "$BIN" ]; then

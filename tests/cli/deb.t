@@ -154,7 +154,8 @@ expect_refused "a package that is no kernel's" "hello is no kernel image, -dbg o
 # once, not waited on (timeout kills a kabidiff that waits: 124)
 mkdir "$TMP/fifo-dir"
 mkfifo "$TMP/fifo-dir/zz.deb"
-for bin in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
+for bin in "$KABIDIFF" "$ASAN_KABIDIFF"; do
+	not_built "$bin" && continue
 	for args in "collect --no-sysfs --deb $TMP/fifo-dir/zz.deb" \
 		    "diff $TMP/fifo-dir $TMP/fifo-dir"; do
 		KABIDIFF_CACHE=$TMP/fresh timeout 60 "$bin" $args >/dev/null 2>"$TMP/err"

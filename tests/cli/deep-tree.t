@@ -44,7 +44,7 @@ L=$(repeat l 255)
 chain "$TMP/deep" 5000 d && chain "$TMP/deep128" 128 d &&
 	chain "$TMP/long" 20 "$L" && chain "$TMP/long16" 16 "$L" &&
 	chain "$TMP/fds" 20 m f ||
-	{ echo "Bail out! could not make the trees"; exit 1; }
+	missing_input "could not make the trees"
 
 # the message for each tree, after "kabidiff: " or "kabi-agent: ": the first
 # node past the limit, cut to 4092 bytes and "..." when longer than a path
@@ -92,7 +92,9 @@ nodes() {
 	grep -c '^      "path": ' "$1"
 }
 
-for bin in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
+for bin in "$KABIDIFF" "$ASAN_KABIDIFF"; do
+
+	not_built "$bin" && continue
 	tag=
 	[ "$bin" = "$KABIDIFF" ] || tag="asan: "
 	if [ ! -x "$bin" ]; then
@@ -165,7 +167,9 @@ whole() {
 	   "0::ok: $3 nodes" "$tag$1"
 }
 
-for bin in "$AGENT" "$TOP/build/asan/kabi-agent"; do
+for bin in "$AGENT" "$ASAN_AGENT"; do
+
+	not_built "$bin" && continue
 	tag="agent: "
 	[ "$bin" = "$AGENT" ] || tag="asan agent: "
 	if [ ! -x "$bin" ]; then

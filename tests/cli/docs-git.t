@@ -13,7 +13,7 @@ R=$TMP/repo
 unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
 git init -q "$R" && git -C "$R" config user.name kabidiff &&
 	git -C "$R" config user.email kabidiff@example.org ||
-	{ echo "Bail out! git init failed"; exit 1; }
+	missing_input "git init failed"
 commit() {
 	git -C "$R" add -A && git -C "$R" commit -q -m "$1" && git -C "$R" tag "$2"
 }
@@ -60,7 +60,7 @@ is "$(git -C "$R" status --porcelain):$(git -C "$R" rev-parse HEAD):$(git -C "$R
    "the work tree, index and HEAD are untouched"
 
 python3 "$TOP/tests/sysfs-materialise.py" "$FIXTURES/sysfs/small.list" "$TMP/sys" ||
-	{ echo "Bail out! could not materialise small.list"; exit 1; }
+	missing_input "could not materialise small.list"
 run_kabidiff undocumented --level --docs-git "$R@v2" --sysfs-dir "$TMP/sys"
 git_out=$status:$out
 run_kabidiff undocumented --level --docs "$TMP/v2" --sysfs-dir "$TMP/sys"

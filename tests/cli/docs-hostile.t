@@ -36,7 +36,9 @@ no_sanitizer() {
 	   "${1}no sanitizer report"
 }
 
-for bin in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
+for bin in "$KABIDIFF" "$ASAN_KABIDIFF"; do
+
+	not_built "$bin" && continue
 	tag=
 	[ "$bin" = "$KABIDIFF" ] || tag="asan: "
 	if [ ! -x "$bin" ]; then
@@ -109,8 +111,9 @@ git init -q "$R" && git -C "$R" config user.name kabidiff &&
 	git -C "$R" add -A && git -C "$R" commit -q -m links && git -C "$R" tag links &&
 	truncate -s $((16 * 1024 * 1024 + 1)) "$R/Documentation/ABI/testing/sysfs-huge" &&
 	git -C "$R" add -A && git -C "$R" commit -q -m huge && git -C "$R" tag huge ||
-	{ echo "Bail out! could not make the git repository"; exit 1; }
-for bin in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
+	missing_input "could not make the git repository"
+for bin in "$KABIDIFF" "$ASAN_KABIDIFF"; do
+	not_built "$bin" && continue
 	tag=
 	[ "$bin" = "$KABIDIFF" ] || tag="asan: "
 	[ -x "$bin" ] || continue

@@ -6,7 +6,7 @@
 
 ABI=$FIXTURES/abi
 python3 "$TOP/tests/sysfs-materialise.py" "$FIXTURES/sysfs/small.list" "$TMP/sys" ||
-	{ echo "Bail out! could not materialise small.list"; exit 1; }
+	missing_input "could not materialise small.list"
 
 run_kabidiff docs validate "$ABI"
 is "$status:$out" "1:Documentation/ABI/testing/sysfs-kernel:6: warning: Where: is an old spelling, read as What:

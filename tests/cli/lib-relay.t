@@ -3,7 +3,8 @@
 # tests/lib.sh itself, on small scripts of its own: run_checker fails when
 # its checker raises, exits non-zero, prints no test line or a line that is
 # not TAP, and passes a sound checker through; a script that ends before
-# done_testing fails; every tests/*/*.t ends through done_testing.
+# done_testing fails; not_built skips, missing_input fails one script and
+# not the run; every tests/*/*.t ends through done_testing.
 . "$(dirname "$0")/../lib.sh"
 
 LIB=$TOP/tests/lib.sh
@@ -108,6 +109,38 @@ inner skip <<'EOF'
 skip_all "nothing to run here"
 EOF
 is "$inner_status:$tap" "0:1..0 # SKIP nothing to run here" "skip_all still ends a script cleanly"
+
+# a program that is not built: its checks are skipped, said once
+inner not-built <<'EOF'
+for bin in "$TMP/nowhere" "$TMP/nowhere"; do
+	not_built "$bin" && continue
+	fail "not_built let an absent program through"
+done
+pass "after the loop"
+done_testing
+EOF
+case $tap in
+"ok 1 # skip "*"/nowhere is not built, so its checks do not run (make "*"/nowhere, or make check)
+ok 2 - after the loop
+1..2")	pass "not_built: one skip for a missing program, however often asked; the script goes on" ;;
+*)	fail "not_built: one skip for a missing program, however often asked; the script goes on" "$tap" ;;
+esac
+prove "$TMP/t/not-built.t" >"$TMP/prove.out" 2>&1
+is "$?:$(tail -n 1 "$TMP/prove.out")" "0:Result: PASS" "prove passes a script whose ASan checks are skipped"
+
+# an input that could not be had: a failing test that names it, the end
+# of that script only
+inner missing <<'EOF'
+pass "before"
+missing_input "could not fetch Debian's 9.9.9 kernel"
+pass "never"
+EOF
+is "$inner_status:$tap" "1:ok 1 - before
+not ok 2 - could not fetch Debian's 9.9.9 kernel: the checks of missing.t did not run
+1..2" "missing_input: a failing test that names the input, the plan, exit 1"
+prove "$TMP/t/missing.t" "$TMP/t/sound.t" >"$TMP/prove.out" 2>&1
+is "$?:$(grep -c 'Bail' "$TMP/prove.out"):$(grep -c 'sound.t .* ok$' "$TMP/prove.out"):$(tail -n 1 "$TMP/prove.out")" \
+   "1:0:1:Result: FAIL" "prove runs the scripts after it, and fails the run at the end"
 
 # every test script sources lib.sh and ends through done_testing
 bad=

@@ -9,10 +9,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 TOOL=$TOP/build/tests/tools/module-table
-[ -x "$TOOL" ] || {
-	echo "Bail out! $TOOL is not built (make build/tests/tools/module-table)"
-	exit 1
-}
+not_built "$TOOL" && done_testing
 command -v xz >/dev/null || skip_all "xz is not installed ('make deps' installs xz-utils)"
 
 T=$TMP/lib/modules/6.1.0-test
@@ -22,7 +19,7 @@ mkdir -p "$T/kernel/drivers/net" "$T/kernel/lib"
 module() {
 	printf 'static const char modinfo[] __attribute__((section(".modinfo"), used)) = "%s";\n' \
 		"$(printf '%s' "$3" | sed 's/|/\\0/g')" >"$TMP/m.c"
-	gcc -c -o "$T/kernel/$1/$2.ko" "$TMP/m.c" || echo "Bail out! gcc failed"
+	gcc -c -o "$T/kernel/$1/$2.ko" "$TMP/m.c" || missing_input "gcc failed on $2's .modinfo"
 }
 module drivers/net net-a 'alias=pci:v00001234d00000001sv*sd*bc*sc*i*|alias=virtio:d00000001v*|depends=lib_b,lib-c|name=net_a'
 module lib lib_b 'depends=|name=lib_b'

@@ -106,7 +106,9 @@ L:	kabi-bad@lists.example.org
 N:	kabi(
 M
 } >"$TMP/MAINTAINERS.n"
-for KABIDIFF in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
+plain=$KABIDIFF
+for KABIDIFF in "$KABIDIFF" "$ASAN_KABIDIFF"; do
+	not_built "$KABIDIFF" && continue
 	name=${KABIDIFF#"$TOP"/}
 	timeout 60 "$KABIDIFF" diff --notify --maintainers "$TMP/MAINTAINERS.n" "$OLD" "$NEW" \
 		>"$TMP/out" 2>"$TMP/err"
@@ -119,6 +121,7 @@ for KABIDIFF in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
 kabidiff: warning: $TMP/MAINTAINERS.n:29: N: '(.*)*\\1\\d' gave up on 'Documentation/ABI/stable/syscalls' (match limit exceeded): ignored from here on" \
 	   "N: a bad regex and one that backtracks for ever: a warning each, naming the line ($name)"
 done
+KABIDIFF=$plain
 
 # JSON: each finding's declaring file and recipients
 run_kabidiff diff --format json --maintainers "$TMP/MAINTAINERS" "$OLD" "$NEW"

@@ -198,7 +198,9 @@ Try 'kabidiff diff --help'." "${tag}-o '': a usage error, before the diff"
 	done
 }
 
-for bin in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
+for bin in "$KABIDIFF" "$ASAN_KABIDIFF"; do
+
+	not_built "$bin" && continue
 	KABIDIFF=$bin
 	case $bin in
 	*/asan/*)	build="asan: " ;;

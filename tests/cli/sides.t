@@ -99,7 +99,9 @@ end_leftovers() {
 	[ -z "$left" ] || kill $left 2>/dev/null
 }
 
-for bin in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
+for bin in "$KABIDIFF" "$ASAN_KABIDIFF"; do
+
+	not_built "$bin" && continue
 	case $bin in
 	*/asan/*)	tag="asan: " ;;
 	*)		tag= ;;

@@ -139,7 +139,9 @@ awk 'BEGIN {
 		printf "%s{\"kind\": \"node-removed\", \"verdict\": \"break\", \"level\": \"stable\", \"subject\": \"/sys/kabi/n%d\", \"doc\": null, \"waiver\": null}", i ? ", " : "", i % 190000
 	print "]}"
 }' >"$TMP/large.json"
-for KABIDIFF in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
+plain=$KABIDIFF
+for KABIDIFF in "$KABIDIFF" "$ASAN_KABIDIFF"; do
+	not_built "$KABIDIFF" && continue
 	name=${KABIDIFF#"$TOP"/}
 	timeout 60 "$KABIDIFF" waivers -o "$TMP/large.txt" "$TMP/large.json" 2>"$TMP/err"
 	is "$?:$(cat "$TMP/err"):$(waiver_lines "$TMP/large.txt")" "0::190000" \
@@ -147,6 +149,7 @@ for KABIDIFF in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
 	is "$(grep -c '^node-removed  */sys/kabi/n0  ' "$TMP/large.txt"):$(grep -v '^#' "$TMP/large.txt" | grep . | sed -n '1p;$p' | awk '{ print $2 }' | tr '\n' ' ')" \
 	   "1:/sys/kabi/n0 /sys/kabi/n189999 " "a repeated subject gets one waiver, in report order ($name)"
 done
+KABIDIFF=$plain
 
 # Reports that are not kabidiff reports: one line, exit 2, no file
 printf 'not json\n' >"$TMP/text.json"
@@ -162,7 +165,10 @@ report --stat "$D/stable.old.json" "$D/stable.new.json"
 cp "$TMP/report.json" "$TMP/stat.json"
 echo "an earlier file" >"$TMP/kept.txt"
 
-for KABIDIFF in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
+plain=$KABIDIFF
+for KABIDIFF in "$KABIDIFF" "$ASAN_KABIDIFF"; do
+
+	not_built "$KABIDIFF" && continue
 	name=${KABIDIFF#"$TOP"/}
 	while IFS='|' read -r file want; do
 		run_kabidiff waivers -o "$TMP/kept.txt" "$TMP/$file"
@@ -186,6 +192,7 @@ EOF
 	   "2||kabidiff: $D/stable.old.json: a kabidiff snapshot, not a report: 'kabidiff diff --format json OLD NEW' writes one" \
 	   "a snapshot: refused, saying what makes a report ($name)"
 done
+KABIDIFF=$plain
 
 # usage
 run_kabidiff waivers

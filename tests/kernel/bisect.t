@@ -12,8 +12,7 @@
 command -v qemu-system-x86_64 >/dev/null ||
 	skip_all "qemu-system-x86_64 is not installed ('make deps' installs qemu-system-x86)"
 REPO=$("$TOP/kernel-patches/prepare-repo.sh") || {
-	echo "Bail out! could not make the fixture repository (kernel-patches/prepare-repo.sh)"
-	exit 1
+	missing_input "could not make the fixture repository (kernel-patches/prepare-repo.sh)"
 }
 CONFIG=$TOP/kernel-patches/kabi.config
 
@@ -30,8 +29,7 @@ is "$(git -C "$REPO" log -1 --format=%s "$FIRST_BAD" 2>&1)" "$SUBJECT" \
    "the first commit after kabi-old is break/0001, which removes stable_value"
 case "$FIRST_BAD" in
 [0-9a-f]*) ;;
-*)	echo "Bail out! no commit between kabi-old and kabi-new in $REPO"
-	exit 1 ;;
+*)	missing_input "no commit between kabi-old and kabi-new in $REPO" ;;
 esac
 
 # What must not change: HEAD, refs, the index (bytes and time), the working

@@ -17,8 +17,7 @@ command -v qemu-system-x86_64 >/dev/null ||
 for abi in 6.1.0-57 6.12.118+deb12; do
 	if ! image=$(KABIDIFF_DEBIAN_ABI=$abi "$TOP/tests/debian-vmlinux.sh" --image) ||
 		! modules=$(KABIDIFF_DEBIAN_ABI=$abi "$TOP/tests/debian-vmlinux.sh" --modules); then
-		echo "Bail out! could not fetch Debian's $abi kernel (tests/debian-vmlinux.sh)"
-		exit 1
+		missing_input "could not fetch Debian's $abi kernel (tests/debian-vmlinux.sh)"
 	fi
 	for boot in 1 2; do
 		"$KABIDIFF" collect --image "$image" --modules "$modules" \

@@ -14,8 +14,7 @@
 command -v qemu-system-x86_64 >/dev/null ||
 	skip_all "qemu-system-x86_64 is not installed ('make deps' installs qemu-system-x86)"
 sides=$(KABIDIFF=$KABIDIFF "$TOP/tests/debian-upgrade.sh" --report) || {
-	echo "Bail out! could not collect the upgrade pair (tests/debian-upgrade.sh)"
-	exit 1
+	missing_input "could not collect the upgrade pair (tests/debian-upgrade.sh)"
 }
 set -- $sides
 OLD_SNAP=$1 REPORT=$3
@@ -29,8 +28,7 @@ sandbox=
 # shellcheck disable=SC2086
 (cd "$TMP/debs" && apt-get download -qq $sandbox linux-image-6.1.0-57-amd64-unsigned \
 	linux-image-6.1.0-57-amd64-dbg "linux-source-6.1=$V") >&2 || {
-	echo "Bail out! apt-get download of 6.1.0-57's packages ($V) failed"
-	exit 1
+	missing_input "apt-get download of 6.1.0-57's packages ($V) failed"
 }
 
 run_kabidiff collect -o "$TMP/deb.json" \

@@ -11,16 +11,14 @@
 command -v qemu-system-x86_64 >/dev/null ||
 	skip_all "qemu-system-x86_64 is not installed ('make deps' installs qemu-system-x86)"
 TREE=$("$TOP/tests/kernel-tree.sh") || {
-	echo "Bail out! could not unpack linux-source-6.1 (tests/kernel-tree.sh)"
-	exit 1
+	missing_input "could not unpack linux-source-6.1 (tests/kernel-tree.sh)"
 }
 
 for abi in 6.1.0-47 6.1.0-57; do
 	vmlinux=$(KABIDIFF_DEBIAN_ABI=$abi "$TOP/tests/debian-vmlinux.sh") &&
 	image=$(KABIDIFF_DEBIAN_ABI=$abi "$TOP/tests/debian-vmlinux.sh" --image) &&
 	modules=$(KABIDIFF_DEBIAN_ABI=$abi "$TOP/tests/debian-vmlinux.sh" --modules) || {
-		echo "Bail out! could not fetch Debian's $abi kernel (tests/debian-vmlinux.sh)"
-		exit 1
+		missing_input "could not fetch Debian's $abi kernel (tests/debian-vmlinux.sh)"
 	}
 	"$KABIDIFF" collect --vmlinux "$vmlinux" --image "$image" \
 		--modules "$modules" --docs "$TREE" --timeout 120 \

@@ -5,8 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 TREE=$("$TOP/tests/kernel-tree.sh") || {
-	echo "Bail out! could not unpack linux-source-6.1 (tests/kernel-tree.sh)"
-	exit 1
+	missing_input "could not unpack linux-source-6.1 (tests/kernel-tree.sh)"
 }
 
 run_kabidiff docs validate "$TREE"

@@ -10,8 +10,7 @@
 command -v qemu-system-x86_64 >/dev/null ||
 	skip_all "qemu-system-x86_64 is not installed ('make deps' installs qemu-system-x86)"
 DIR=$("$TOP/kernel-patches/build-fixtures.sh" | tail -n 1) && [ -d "$DIR/old" ] || {
-	echo "Bail out! the fixture kernels did not build (kernel-patches/build-fixtures.sh)"
-	exit 1
+	missing_input "the fixture kernels did not build (kernel-patches/build-fixtures.sh)"
 }
 
 for side in old new; do

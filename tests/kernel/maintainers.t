@@ -12,10 +12,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 LOOKUP=$TOP/build/tests/tools/maintainers-lookup
-[ -x "$LOOKUP" ] || {
-	echo "Bail out! $LOOKUP is not built (make build/tests/tools/maintainers-lookup)"
-	exit 1
-}
+not_built "$LOOKUP" && done_testing
 CACHE=${KABIDIFF_CACHE:-$HOME/.cache/kabidiff}
 [ -f "$CACHE/linux-source-6.1/MAINTAINERS" ] ||
 	[ -f "$CACHE/linux-source-6.12/MAINTAINERS" ] ||

@@ -15,8 +15,7 @@ if [ -n "$have" ] && [ "$have" != "$pinned" ]; then
 fi
 
 REPO=$("$K/prepare-repo.sh") || {
-	echo "Bail out! kernel-patches/prepare-repo.sh failed"
-	exit 1
+	missing_input "kernel-patches/prepare-repo.sh failed"
 }
 
 # A worktree of the fixture repository, checked out at kabi-base, to git
@@ -25,8 +24,7 @@ WT=$TMP/linux
 trap 'git -C "$REPO" worktree remove --force "$WT" 2>/dev/null
       git -C "$REPO" worktree prune; rm -rf "$TMP"' EXIT
 git -C "$REPO" worktree add -q --detach "$WT" kabi-base || {
-	echo "Bail out! could not check out kabi-base of $REPO"
-	exit 1
+	missing_input "could not check out kabi-base of $REPO"
 }
 
 # apply PART TAG: git am PART's patches; the commits must be TAG's

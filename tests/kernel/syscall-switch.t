@@ -15,10 +15,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 DUMP=$TOP/build/tests/tools/switch-dump
-[ -x "$DUMP" ] || {
-	echo "Bail out! $DUMP is not built (make build/tests/tools/switch-dump)"
-	exit 1
-}
+not_built "$DUMP" && done_testing
 
 # decode NAME VMLINUX FUNCTION PREFIX: $TMP/NAME.FUNCTION, and the "# "
 # line that says its shape and how long it took
@@ -179,12 +176,10 @@ PY
 
 for abi in 6.1.0-57:6.1 6.12.118+deb12:6.12; do
 	VMLINUX=$(KABIDIFF_DEBIAN_ABI=${abi%:*} "$TOP/tests/debian-vmlinux.sh") || {
-		echo "Bail out! could not fetch Debian's ${abi%:*} vmlinux (tests/debian-vmlinux.sh)"
-		exit 1
+		missing_input "could not fetch Debian's ${abi%:*} vmlinux (tests/debian-vmlinux.sh)"
 	}
 	TREE=$("$TOP/tests/kernel-tree.sh" "${abi#*:}") || {
-		echo "Bail out! could not unpack linux-source-${abi#*:} (tests/kernel-tree.sh)"
-		exit 1
+		missing_input "could not unpack linux-source-${abi#*:} (tests/kernel-tree.sh)"
 	}
 	check "${abi%:*}" "$VMLINUX" "$TREE/arch/x86/entry/syscalls/syscall_32.tbl" \
 	      "$TREE/arch/x86/entry/syscalls/syscall_64.tbl" "ia32 x32 x64" "$TREE"

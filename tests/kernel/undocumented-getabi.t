@@ -12,12 +12,11 @@ LIST=$FIXTURES/sysfs/host.list.gz
 [ "$(id -u)" -eq 0 ] || skip_all "needs root for a private mount namespace (unshare -m)"
 unshare -m true 2>/dev/null || skip_all "unshare -m does not work here"
 TREE=$("$TOP/tests/kernel-tree.sh") || {
-	echo "Bail out! could not unpack linux-source-6.1 (tests/kernel-tree.sh)"
-	exit 1
+	missing_input "could not unpack linux-source-6.1 (tests/kernel-tree.sh)"
 }
 
 python3 "$TOP/tests/sysfs-materialise.py" "$LIST" "$TMP/sys" ||
-	{ echo "Bail out! could not materialise $LIST"; exit 1; }
+	missing_input "could not materialise $LIST"
 
 # getabi SCRIPT: run a get_abi.pl with $TMP/sys as /sys
 getabi() {
@@ -29,8 +28,7 @@ getabi scripts/get_abi.pl >"$TMP/getabi.out" 2>"$TMP/getabi.err"
 sed -n 's/^\(.*\) not found\.$/\1/p' "$TMP/getabi.out" | sort >"$TMP/getabi"
 # get_abi.pl can stop early with status 0 and no output (its graph code)
 if [ ! -s "$TMP/getabi" ] || grep -q '^Error' "$TMP/getabi.err"; then
-	echo "Bail out! get_abi.pl undefined failed: $(head -c 300 "$TMP/getabi.err")"
-	exit 1
+	missing_input "get_abi.pl undefined failed: $(head -c 300 "$TMP/getabi.err")"
 fi
 pass "get_abi.pl undefined: $(wc -l <"$TMP/getabi") paths not found"
 

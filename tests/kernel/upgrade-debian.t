@@ -18,8 +18,7 @@
 command -v qemu-system-x86_64 >/dev/null ||
 	skip_all "qemu-system-x86_64 is not installed ('make deps' installs qemu-system-x86)"
 sides=$(KABIDIFF=$KABIDIFF "$TOP/tests/debian-upgrade.sh") || {
-	echo "Bail out! could not collect the upgrade pair (tests/debian-upgrade.sh)"
-	exit 1
+	missing_input "could not collect the upgrade pair (tests/debian-upgrade.sh)"
 }
 set -- $sides
 

@@ -11,14 +11,12 @@
 . "$(dirname "$0")/../lib.sh"
 
 VMLINUX=$("$TOP/tests/debian-vmlinux.sh") || {
-	echo "Bail out! could not fetch Debian's vmlinux (tests/debian-vmlinux.sh)"
-	exit 1
+	missing_input "could not fetch Debian's vmlinux (tests/debian-vmlinux.sh)"
 }
 # the tree of the vmlinux's series: vmlinux-6.12.118+deb12-amd64 is 6.12's
 SERIES=$(basename "$VMLINUX" | sed -n 's/^vmlinux-\(6\.[0-9]*\)[.-].*/\1/p')
 TREE=$("$TOP/tests/kernel-tree.sh" "${SERIES:-6.1}") || {
-	echo "Bail out! could not unpack linux-source-${SERIES:-6.1} (tests/kernel-tree.sh)"
-	exit 1
+	missing_input "could not unpack linux-source-${SERIES:-6.1} (tests/kernel-tree.sh)"
 }
 TBL=$TREE/arch/x86/entry/syscalls/syscall_64.tbl
 
