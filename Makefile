@@ -203,14 +203,35 @@ endef
 deps:
 	$(call install_missing,$(DEB_PACKAGES))
 
+# The tiers of the tests (tests/README.md): the unit tests; the command
+# line and the agent, on small inputs, with no download and no QEMU; the
+# real kernels, downloaded and booted.  "make check" runs them all, or the
+# tests T names ("make check T=tests/cli/diff.t").
+UNIT_RUN	:= $(UNIT_BINS)
+CLI_RUN		:= tests/cli/*.t tests/agent/*.t
+KERNEL_RUN	:= tests/kernel/*.t
+TEST_BUILD	:= check-layers all $(ASAN_O)/kabidiff $(ASAN_O)/kabi-agent \
+		   $(UNIT_BINS) $(TOOL_BINS)
+
 # The flags above come from pkg-config when the Makefile is read, so the
 # build that follows "make deps" needs a fresh read of the Makefile.
 check: deps
 	$(Q)$(MAKE) --no-print-directory test
 
-test: check-layers all $(ASAN_O)/kabidiff $(ASAN_O)/kabi-agent $(UNIT_BINS) \
-	$(TOOL_BINS)
-	$(PROVE) $(PROVE_FLAGS) $(UNIT_BINS) tests/cli/*.t tests/agent/*.t tests/kernel/*.t
+test-unit test-cli test-kernel: deps
+	$(Q)$(MAKE) --no-print-directory $@-run
+
+test: $(TEST_BUILD)
+	$(PROVE) $(PROVE_FLAGS) $(or $(T),$(UNIT_RUN) $(CLI_RUN) $(KERNEL_RUN))
+
+test-unit-run: check-layers $(UNIT_BINS)
+	$(PROVE) $(PROVE_FLAGS) $(UNIT_RUN)
+
+test-cli-run: $(TEST_BUILD)
+	$(PROVE) $(PROVE_FLAGS) $(CLI_RUN)
+
+test-kernel-run: $(TEST_BUILD)
+	$(PROVE) $(PROVE_FLAGS) $(KERNEL_RUN)
 
 # Every file includes only what its layer may (docs/design.md).
 check-layers:
@@ -298,7 +319,8 @@ uninstall:
 clean:
 	$(RM) -r $(O)
 
-.PHONY: all deps check check-layers test bench bench-run fixture-kernels demo demo-run \
+.PHONY: all deps check check-layers test test-unit test-unit-run test-cli \
+	test-cli-run test-kernel test-kernel-run bench bench-run fixture-kernels demo demo-run \
 	demo-fixtures demo-fixtures-run \
 	install uninstall clean
 
