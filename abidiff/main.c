@@ -23,7 +23,7 @@ int main(int argc, char **argv)
 	};
 	int first;
 
-	kabi_set_print(print_messages);
+	cli_setup();
 	/* stop at the command, whose options are its own */
 	first = parse_options(NULL, argc, argv, options, NULL,
 			      PARSE_OPT_STOP_AT_OPERAND);

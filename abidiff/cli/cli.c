@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "lib/bytes.h"
+#include "model/json-arena.h"
 #include "cli.h"
 
 bool json_output;
@@ -158,6 +159,12 @@ void print_messages(enum kabi_print_level level, const char *fmt, va_list ap)
 {
 	if (level < KABI_INFO || (level == KABI_INFO && kabi_print_wants_info()))
 		vprint_message(level, fmt, ap);
+}
+
+void cli_setup(void)
+{
+	kabi_set_print(print_messages);
+	json_arena__install();
 }
 
 void print_errors_only(enum kabi_print_level level, const char *fmt,

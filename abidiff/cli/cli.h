@@ -61,6 +61,13 @@ int usage_hint(const char *cmd);
 int __printf(2, 3) usage_error(const char *cmd, const char *fmt, ...);
 
 /*
+ * cli_setup() - what the program sets once, first, before there is a
+ * thread: where diagnostics go (print_messages()), and jansson's allocator
+ * (model/json-arena.h).
+ */
+void cli_setup(void);
+
+/*
  * print_messages() - the program's kabi_set_print() callback: errors and
  * warnings to stderr, and progress when kabi_print_wants_info(); as text
  * lines or as JSON (print_messages_json()).

@@ -22,11 +22,20 @@
 
 #include "diff/diff.h"
 #include "lib/print.h"
+#include "model/json-arena.h"
 #include "model/snapshot-json.h"
 #include "policy/policy.h"
 #include "report/report.h"
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* the loads go through the arena, as the program's do */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	json_arena__install();
+	return 0;
+}
 
 static struct snapshot *load(const uint8_t *data, size_t size)
 {

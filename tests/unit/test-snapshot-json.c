@@ -23,6 +23,7 @@
 
 #include "lib/compiler.h"
 #include "lib/print.h"
+#include "model/json-arena.h"
 #include "model/model.h"
 #include "model/snapshot-fields.h"
 #include "model/snapshot-json.h"
@@ -992,6 +993,8 @@ int main(void)
 		cmocka_unit_test(test_schema_check_fails),
 	};
 
+	/* the loads go through the arena, as the program's do */
+	json_arena__install();
 	cmocka_set_message_output(CM_OUTPUT_TAP);
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
