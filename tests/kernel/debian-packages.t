@@ -48,7 +48,11 @@ is "$status" 1 "kabidiff debian:6.1.0-57 debian:6.12.118+deb12: exit 1, for the 
 # says whom to notify too, so the by-hand snapshots are judged with it.
 # The reports' headers name what each side was given as: the rest is the
 # same.
-MAINTAINERS=$(ls -d "${KABIDIFF_CACHE:-$HOME/.cache/kabidiff}"/packages/linux-source-6.12_*_all/linux-source-6.12)/MAINTAINERS
+# (the linux-source-6.12 of the image's version: the cache may hold other
+# 6.12 sources, of other ABIs compared before)
+NEW_V=$(apt-cache show --no-all-versions linux-image-6.12.118+deb12-amd64-unsigned |
+	sed -n 's/^Version: //p')
+MAINTAINERS=${KABIDIFF_CACHE:-$HOME/.cache/kabidiff}/packages/linux-source-6.12_${NEW_V}_all/linux-source-6.12/MAINTAINERS
 "$KABIDIFF" diff --color=never --maintainers "$MAINTAINERS" "$1" "$2" 2>/dev/null |
 	sed '/^  \(old\|new\|rules\): /d' >"$TMP/by-hand.txt"
 REPORT=$TMP/by-hand.txt
