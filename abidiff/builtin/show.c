@@ -364,6 +364,7 @@ static void show_summary_text(const struct show_summary *sum)
 
 	show_field("kernel", k->release);
 	show_field("version", k->version);
+	show_field("build date", k->build_date);
 	show_field("arch", k->arch);
 	show_field("build id", k->build_id);
 	show_field("git", k->git);

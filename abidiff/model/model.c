@@ -185,6 +185,7 @@ static void kernel_ident__clear(struct kernel_ident *k)
 {
 	free(k->release);
 	free(k->version);
+	free(k->build_date);
 	free(k->arch);
 	free(k->build_id);
 	free(k->git);

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #define SNAPSHOT_FORMAT		"kabidiff-snapshot"
-#define SNAPSHOT_VERSION	4
+#define SNAPSHOT_VERSION	5
 
 /* Upper bounds that a sane snapshot never exceeds; larger values are refused. */
 #define SYSCALL_NR_MAX		INT32_MAX
@@ -35,11 +35,33 @@
 struct kernel_ident {
 	char *release;		/* "6.1.0-47-amd64" */
 	char *version;		/* "#1 SMP PREEMPT_DYNAMIC Debian ..." */
+	char *build_date;	/* "2025-01-02", from @version; NULL: unknown */
 	char *arch;		/* "x86_64" */
 	char *build_id;		/* GNU build id, lower-case hex */
 	char *git;		/* commit id of the source tree */
 	char *collected_by;	/* "kabidiff 0.1" */
 };
+
+/* "YYYY-MM-DD" and its NUL */
+#define BUILD_DATE_SIZE		11
+
+/*
+ * date__parse() - @text as a date "YYYY-MM-DD" (a build date, the argument
+ * of --as-of): exactly ten characters, a day that exists (2024-02-29, not
+ * 2025-02-29), years 0001 to 9999.  Sets *@months, if @months, to
+ * year * 12 + month - 1: the removal dates of the documentation, that
+ * build dates are compared with, name a month at most.  Returns 0 or
+ * -EINVAL.
+ */
+int date__parse(const char *text, int *months);
+
+/*
+ * build_date__from_version() - the date of the build that a kernel's
+ * UTS_VERSION (@version: the "#1 SMP ..." of linux_banner, uname -v)
+ * gives, into @out as "YYYY-MM-DD".  Returns 0, or -ENOENT when it gives
+ * none.
+ */
+int build_date__from_version(const char *version, char out[BUILD_DATE_SIZE]);
 
 enum syscall_source {
 	SYSCALL_SRC_TABLE	= 1 << 0,	/* a table symbol's slot */

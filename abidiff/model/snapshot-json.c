@@ -697,15 +697,29 @@ static const char *source_names(unsigned int value)
 }
 
 #define RECORD_TYPE struct kernel_ident
+/* A build date is a real day: the policy compares removal dates with it. */
+static int load_kernel(const struct loader *ld, const struct jpath *jp,
+		       const json_t *obj, void *rec)
+{
+	const struct kernel_ident *k = rec;
+
+	if (k->build_date && date__parse(k->build_date, NULL))
+		return bad(ld, JP_FIELD(jp, "build_date"),
+			   "\"%s\" is not a date YYYY-MM-DD", k->build_date);
+	return 0;
+}
+
 static const struct jfield kernel_fields[] = {
 	FIELD("release", STRING, JF_OPTIONAL, release),
 	FIELD("version", STRING, JF_OPTIONAL, version),
+	FIELD("build_date", STRING, JF_OPTIONAL, build_date),
 	FIELD("arch", STRING, JF_OPTIONAL, arch),
 	FIELD("build_id", STRING, JF_OPTIONAL, build_id),
 	FIELD("git", STRING, JF_OPTIONAL, git),
 	FIELD("collected_by", STRING, JF_OPTIONAL, collected_by),
 };
-static const struct jrecord kernel_jrecord = JRECORD("kernel", kernel_fields);
+static const struct jrecord kernel_jrecord = JRECORD("kernel", kernel_fields,
+						     .load = load_kernel);
 #undef RECORD_TYPE
 
 #define RECORD_TYPE struct syscall_arg

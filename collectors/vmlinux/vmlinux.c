@@ -196,6 +196,20 @@ static uint64_t read_u64(const struct kimage *k, uint64_t addr, int *err)
 	return v;
 }
 
+/*
+ * The date in the banner's UTS_VERSION, if it has one: the diff says so
+ * when it needs a date that NEW does not have.
+ */
+static int read_build_date(struct kernel_ident *id)
+{
+	char date[BUILD_DATE_SIZE];
+
+	if (!id->version || build_date__from_version(id->version, date))
+		return 0;
+	id->build_date = strdup(date);
+	return id->build_date ? 0 : -ENOMEM;
+}
+
 /* "Linux version 6.1.0-57-amd64 (...) #1 SMP ... (2025-10-04)\n" */
 static int read_identity(struct collect *c)
 {
@@ -237,7 +251,7 @@ static int read_identity(struct collect *c)
 			err = -ENOMEM;
 	}
 	free(text);
-	return err;
+	return err ? err : read_build_date(id);
 }
 
 static bool is_row_of(const struct abi_def *d, const char *abi)

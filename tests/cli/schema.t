@@ -24,7 +24,8 @@ done
 for f in "$FIXTURES"/bad/*.json; do
 	name=${f#"$TOP"/}
 	case "$name" in
-	*/duplicate-path.json|*/coverage-over.json|*/abi-not-listed.json)
+	*/duplicate-path.json|*/coverage-over.json|*/abi-not-listed.json|\
+	*/build-date.json)
 		$VALIDATE "$f" >"$TMP/out" 2>&1 &&
 			pass "schema accepts $name (only the loader can tell)" ||
 			fail "schema accepts $name (only the loader can tell)" \

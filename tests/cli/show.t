@@ -37,6 +37,7 @@ cmp -s "$TMP/expected" "$TMP/canon" &&
 run_kabidiff show "$FIXTURES/snapshots/full.json"
 is "$status:$out" "0:kernel      6.1.0-kabi-test
 version     #1 SMP PREEMPT_DYNAMIC Debian 6.1.192-1
+build date  2026-01-10
 arch        x86_64
 build id    0123456789abcdef0123456789abcdef01234567
 git         4a619488c0ffee00000000000000000000000000
@@ -65,6 +66,7 @@ coverage    9 of 29 nodes documented (31.0%)
 run_kabidiff show "$FIXTURES/snapshots/minimal.json"
 is "$status:$out" "0:kernel      (unknown)
 version     (unknown)
+build date  (unknown)
 arch        (unknown)
 build id    (unknown)
 git         (unknown)
@@ -79,7 +81,7 @@ docs        not collected
 coverage    not computed" "show tells parts not collected"
 
 run_kabidiff show "$FIXTURES/snapshots/empty-parts.json"
-is "$(printf '%s\n' "$out" | sed -n '8,14p')" "syscalls    0
+is "$(printf '%s\n' "$out" | sed -n '9,15p')" "syscalls    0
 vdso        0
 types       0
 sysfs       0 nodes

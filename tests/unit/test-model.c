@@ -300,6 +300,60 @@ static void test_names(void **state)
 	assert_int_equal(node_kind__parse("", &kind), -EINVAL);
 }
 
+/* A date is exactly "YYYY-MM-DD", of a day that exists. */
+static void test_date_parse(void **state)
+{
+	static const char *const refused[] = {
+		"2025-02-29", "2025-13-01", "2025-00-10", "2025-04-31",
+		"0000-01-01", "2025-1-02", "2025-01-02 ", "20250102",
+		"2025/01/02", "", "2025-01-0x",
+	};
+	unsigned int i;
+	int months = -1;
+
+	assert_int_equal(date__parse("2025-01-02", &months), 0);
+	assert_int_equal(months, 2025 * 12);
+	assert_int_equal(date__parse("2024-02-29", &months), 0);
+	assert_int_equal(months, 2024 * 12 + 1);
+	assert_int_equal(date__parse("2000-02-29", NULL), 0);
+	assert_int_equal(date__parse("9999-12-31", &months), 0);
+	assert_int_equal(months, 9999 * 12 + 11);
+	assert_int_equal(date__parse("1900-02-29", NULL), -EINVAL);
+	for (i = 0; i < ARRAY_SIZE(refused); i++)
+		assert_int_equal(date__parse(refused[i], NULL), -EINVAL);
+}
+
+/* The build dates of the UTS_VERSION strings that distributions write. */
+static void test_build_date_from_version(void **state)
+{
+	static const char *const found[][2] = {
+		{ "#1 SMP PREEMPT_DYNAMIC Debian 6.1.123-1 (2025-01-02)",
+		  "2025-01-02" },
+		{ "#1 SMP PREEMPT_DYNAMIC Thu Jan  2 12:00:00 UTC 2025",
+		  "2025-01-02" },
+		{ "#97-Ubuntu SMP PREEMPT_DYNAMIC Mon Dec 15 10:01:01 UTC 2025",
+		  "2025-12-15" },
+		{ "#1 SMP PREEMPT_DYNAMIC Sat, 18 Jan 2025 02:26:57 +0000",
+		  "2025-01-18" },
+		/* a date in a version number is not one */
+		{ "#1 SMP Debian 2024-01-01a (2025-03-04)", "2025-03-04" },
+	};
+	static const char *const none[] = {
+		"#1 SMP PREEMPT_DYNAMIC Mini 6.1.0-1", "", "#1 SMP Jan",
+		"#1 SMP Feb 30 2025", "#1 SMP 12025-01-02", "#1 Jan 2 25",
+	};
+	char date[BUILD_DATE_SIZE];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(found); i++) {
+		assert_int_equal(build_date__from_version(found[i][0], date), 0);
+		assert_string_equal(date, found[i][1]);
+	}
+	for (i = 0; i < ARRAY_SIZE(none); i++)
+		assert_int_equal(build_date__from_version(none[i], date),
+				 -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +364,8 @@ int main(void)
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_type_refs),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_date_parse),
+		cmocka_unit_test(test_build_date_from_version),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

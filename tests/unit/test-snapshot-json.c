@@ -120,6 +120,7 @@ static void test_load_full(void **state)
 
 	assert_non_null(s);
 	assert_string_equal(s->kernel.release, "6.1.0-kabi-test");
+	assert_string_equal(s->kernel.build_date, "2026-01-10");
 	assert_int_equal(s->syscalls.nr, 6);
 	assert_string_equal(s->syscalls.v[0].abi, "ia32");
 	assert_null(s->syscalls.v[0].args[0].name);
@@ -328,6 +329,7 @@ static void test_round_trip_file(void **state)
 	back = snapshot__load(tmp_path("v3.json"));
 	assert_non_null(back);
 	assert_null(back->types.v[0].file);
+	assert_null(back->kernel.build_date);
 	free(first);
 	free(second);
 	snapshot__free(back);
