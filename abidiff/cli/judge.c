@@ -220,6 +220,14 @@ static void warn_undocumented(const struct judgement *j, const char *old_name)
 			old_name);
 }
 
+/* Removal dates judged as passed, for want of a date: said once. */
+static void warn_undated(const struct judgement *j, const char *new_name)
+{
+	if (j->undated)
+		pr_warn("%s records no build date: the removal dates that obsolete entries announce are judged as passed (%zu removed interface%s); give the date to judge against with --as-of YYYY-MM-DD",
+			new_name, j->undated, j->undated == 1 ? "" : "s");
+}
+
 static void warn_unused_waivers(const struct waivers *w)
 {
 	size_t i;
@@ -316,6 +324,7 @@ int load_policy(const struct diff_options *o, struct policy *p,
 
 	policy__init(p);
 	p->strict = o->strict;
+	p->as_of = o->as_of;
 	err = check_options(o);
 	if (!err && o->policy_file)
 		err = policy__load(p, o->policy_file);
@@ -352,6 +361,7 @@ int judge_snapshots(const struct snapshot *old, const struct snapshot *new,
 			warn_syscall_abis(new, new_name, old, old_name);
 		}
 		warn_undocumented(&j, old_name);
+		warn_undated(&j, new_name);
 		warn_unused_waivers(w);
 		err = render(&j, o);
 	}
@@ -578,5 +588,17 @@ int diff_option__color(const char *cmd, const struct cli_option *opt,
 		return 0;
 	}
 	usage_error(cmd, "--color is auto, always or never, not '%s'", arg);
+	return -EINVAL;
+}
+
+int diff_option__as_of(const char *cmd, const struct cli_option *opt,
+		       const char *arg)
+{
+	struct diff_options *o = opt->value;
+
+	if (!date__parse(arg, &o->as_of))
+		return 0;
+	usage_error(cmd, "--as-of is a date YYYY-MM-DD that exists, not '%s'",
+		    arg);
 	return -EINVAL;
 }

@@ -21,6 +21,7 @@ struct diff_options {
 	const char *policy_file;
 	const char *waiver_file;
 	bool strict;
+	int as_of;		/* --as-of, as date__parse() counts; 0: none */
 	int colour;		/* -1: auto */
 	unsigned int parts;	/* 1 << PART_*: --parts; 0: every part */
 	struct report_filter filter;	/* --verdict, --only, --stat */
@@ -39,6 +40,7 @@ struct diff_options {
 #define OPT_DIFF(o) \
 	OPT_CALLBACK_EARLY(0, "format", (o), diff_option__format), \
 	OPT_BOOL(0, "strict", &(o)->strict), \
+	OPT_CALLBACK(0, "as-of", (o), diff_option__as_of), \
 	OPT_STRING(0, "policy", &(o)->policy_file), \
 	OPT_STRING(0, "waivers", &(o)->waiver_file), \
 	OPT_CALLBACK(0, "parts", (o), diff_option__parts), \
@@ -55,6 +57,9 @@ struct diff_options {
 	"  --format FORMAT   text (the default), json, markdown, or for CI ktap\n" \
 	"                    (KTAP 1), junit (JUnit XML) or sarif (SARIF 2.1.0)\n" \
 	"  --strict          judge every warn as a break\n" \
+	"  --as-of DATE      judge the removal dates that obsolete entries\n" \
+	"                    announce against DATE (YYYY-MM-DD), not against\n" \
+	"                    NEW's build date; with neither, as passed\n" \
 	"  --policy FILE     override verdicts of the default policy\n" \
 	"  --waivers FILE    accept known changes (see docs/policy.md)\n" \
 	"  --parts P,...     compare only these of sysfs, syscalls, vdso, types, docs\n" \
@@ -86,6 +91,8 @@ struct diff_options {
 int diff_option__format(const char *cmd, const struct cli_option *opt,
 			const char *arg);
 int diff_option__color(const char *cmd, const struct cli_option *opt,
+		       const char *arg);
+int diff_option__as_of(const char *cmd, const struct cli_option *opt,
 		       const char *arg);
 int diff_option__json(const char *cmd, const struct cli_option *opt,
 		      const char *arg);

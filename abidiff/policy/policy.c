@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "lib/array.h"
 #include "lib/compiler.h"
@@ -68,6 +67,7 @@ void policy__init(struct policy *p)
 			p->cell[kind][level] =
 				default_table[change_kind__class(kind)][level];
 	p->strict = false;
+	p->as_of = 0;
 	p->caps = NULL;
 	p->nr_caps = p->alloc_caps = 0;
 }
@@ -513,15 +513,37 @@ static int removal_month(const char *text)
 	return 0;
 }
 
-static bool removal_still_ahead(const struct doc_entry *doc)
+/*
+ * Whether an interface that @doc marks obsolete is removed before the
+ * removal date it announces, judged against the month @as_of (0: none
+ * known).  Without a date the removal is judged as if its date had
+ * passed, the verdict that of the obsolete level alone, and counted in
+ * *@undated: not knowing when NEW was built is no evidence that it came
+ * too early, and the caller can say that it did not know.
+ */
+static bool removal_still_ahead(const struct doc_entry *doc, int as_of,
+				size_t *undated)
 {
-	time_t now = time(NULL);
-	struct tm tm;
 	int when = doc ? removal_month(doc->description) : 0;
 
-	if (!when || !gmtime_r(&now, &tm))
+	if (!when)
 		return false;
-	return when > (tm.tm_year + 1900) * 12 + tm.tm_mon;
+	if (!as_of) {
+		(*undated)++;
+		return false;
+	}
+	return when > as_of;
+}
+
+/* The month removal dates are judged against: @p's, else @new's build. */
+static int judged_as_of(const struct policy *p, const struct snapshot *new)
+{
+	const char *date = new->kernel.build_date;
+	int months;
+
+	if (p->as_of)
+		return p->as_of;
+	return date && !date__parse(date, &months) ? months : 0;
 }
 
 /*
@@ -676,6 +698,7 @@ int policy__judge(const struct policy *p, struct waivers *w,
 		  const struct diff *d, struct judgement *j)
 {
 	struct levels lv = { .old_entry = d->old_entry };
+	int as_of = judged_as_of(p, new);
 	size_t i;
 	int err = 0;
 
@@ -683,6 +706,7 @@ int policy__judge(const struct policy *p, struct waivers *w,
 	j->new = new;
 	j->diff = d;
 	j->waivers = w;
+	j->undated = 0;
 	j->v = calloc(d->nr + 1, sizeof(*j->v));
 	if (!j->v)
 		return -ENOMEM;
@@ -702,7 +726,8 @@ int policy__judge(const struct policy *p, struct waivers *w,
 		}
 		f->verdict = p->cell[f->change->kind][f->level];
 		if (change_kind__class(f->change->kind) == CLASS_REMOVED &&
-		    f->level == LEVEL_OBSOLETE && removal_still_ahead(f->doc)) {
+		    f->level == LEVEL_OBSOLETE &&
+		    removal_still_ahead(f->doc, as_of, &j->undated)) {
 			f->removal_ahead = true;
 			if (f->verdict < VERDICT_WARN)
 				f->verdict = VERDICT_WARN;

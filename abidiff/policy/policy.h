@@ -38,6 +38,12 @@ struct level_cap {
 struct policy {
 	enum verdict cell[CHANGE_KIND_COUNT][LEVEL_COUNT];
 	bool strict;		/* judge warn as break */
+	/*
+	 * The date that removal dates are judged against, as date__parse()
+	 * counts months; 0: NEW's build date.  Never the clock's: the same
+	 * two snapshots get the same verdicts on any day.
+	 */
+	int as_of;
 	struct level_cap *caps;	/* a policy file's, in file order */
 	size_t nr_caps;
 	size_t alloc_caps;
@@ -132,11 +138,20 @@ struct judgement {
 	size_t nr;
 	size_t count[VERDICT_COUNT];	/* not counting accepted ones */
 	size_t waived;
+	/*
+	 * Removals of obsolete interfaces whose entry announces a removal
+	 * date, judged as if it had passed: there was no date to judge it
+	 * against, neither the policy's nor NEW's build date.
+	 */
+	size_t undated;
 };
 
 /*
  * policy__judge() - judge every change of @d (a diff of @old and @new) by
  * @p into @j, accepting those that a waiver of @w (NULL for none) matches.
+ * An obsolete interface removed before the date its entry announces is
+ * a warn at least, the date judged against being @p's, else @new's build
+ * date; with neither, j->undated counts the removals it would have judged.
  * @j borrows from all of them.  Returns 0 or -ENOMEM; release @j with
  * judgement__release() either way.
  */

@@ -106,7 +106,7 @@ is "$status:$(printf '%s\n' "$out" | python3 -c 'import json, sys; d = json.load
 is "$?:$(cat "$TMP/err")" "0:kabidiff: warning: $ABI: 2 warnings about the ABI documentation; see 'kabidiff docs validate'" \
    "collect --docs --sysfs-dir writes a snapshot"
 run_kabidiff show "$TMP/snap.json"
-is "$(printf '%s\n' "$out" | sed -n '8,14p')" "syscalls    not collected
+is "$(printf '%s\n' "$out" | sed -n '9,15p')" "syscalls    not collected
 vdso        not collected
 types       not collected
 sysfs       21 nodes: 12 dir, 8 file, 1 link
