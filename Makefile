@@ -111,7 +111,7 @@ DEB_PACKAGES	:= gcc make pkg-config libjansson-dev libdw-dev libelf-dev \
 		   libgit2-dev libcapstone-dev libkmod-dev libarchive-dev libpcre2-dev \
 		   libcmocka-dev perl \
 		   python3 python3-jsonschema python3-lxml valgrind xz-utils time dwarves \
-		   qemu-system-x86 \
+		   qemu-system-x86 faketime \
 		   bc bison flex cpio git libssl-dev python3-ply python3-git
 SUDO		:= $(if $(filter 0,$(shell id -u)),,sudo)
 
