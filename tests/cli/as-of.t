@@ -45,7 +45,8 @@ print(" ".join("%s %s" % (x["verdict"], x["removal_ahead"]) for x in f))' \
 
 UNDATED="kabidiff: warning: $TMP/new.json records no build date: the removal dates that obsolete entries announce are judged as passed (1 removed interface); give the date to judge against with --as-of YYYY-MM-DD"
 
-for BIN in "$KABIDIFF" "$TOP/build/asan/kabidiff"; do
+for BIN in "$KABIDIFF" "$ASAN_KABIDIFF"; do
+	not_built "$BIN" && continue
 	tag=
 	[ "$BIN" = "$KABIDIFF" ] || tag="asan: "
 
