@@ -131,6 +131,22 @@ not_built() {
 	return 0
 }
 
+# tree_version TREE: the version of the linux-source package that
+# tests/kernel-tree.sh unpacked TREE from (its marker file says it)
+tree_version() {
+	cut -d' ' -f3 "$1/.kabidiff-unpacked"
+}
+
+# reviewed INPUT VERSION REVIEWED: whether this run's INPUT (a package) is
+# at the VERSION its exact expectations (counts, lists read by hand) were
+# reviewed on; otherwise says which version it runs on, and the script
+# checks only what holds on any version.
+reviewed() {
+	[ "$2" = "$3" ] && return 0
+	echo "# $1 is $2 here, not $3, the version the exact expectations were reviewed on: they are not checked"
+	return 1
+}
+
 # missing_input REASON: an input this script needs could not be had (a
 # download, an unpacked tree, a built kernel): one failing test that says
 # so, and the script ends there; the other scripts still run.

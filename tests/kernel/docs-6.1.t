@@ -8,24 +8,42 @@ TREE=$("$TOP/tests/kernel-tree.sh") || {
 	missing_input "could not unpack linux-source-6.1 (tests/kernel-tree.sh)"
 }
 
+# the counts and defects below were read in linux-source-6.1 6.1.192-3
+VERSION=$(tree_version "$TREE")
+reviewed linux-source-6.1 "$VERSION" 6.1.192-3 && exact=yes || exact=
+
 run_kabidiff docs validate "$TREE"
-is "$status:$(printf '%s\n' "$out" | tail -n 1)" \
-   "1:565 files, 4060 entries: 39 warnings, 4 malformed entries" \
-   "docs validate: every file parses; 4 entries malformed (exit 1)"
-# the four malformed entries, each for its real defect
-is "$(printf '%s\n' "$out" | grep -c 'unparsable What: pattern .* for \(MMIO\|PCI\)": whitespace')" 3 \
-   "three malformed ones are pvpanic's 'capability for MMIO' What: lines"
-printf '%s\n' "$out" | grep -q '^Documentation/ABI/testing/sysfs-bus-vfio-mdev:89: error: unparsable What: pattern "/sys/.../<device>/<UUID>/": no fixed name after the first component'
-is "$?" 0 "the fourth is vfio-mdev's catch-all /sys/.../<device>/<UUID>/"
-case "$out" in
-*"testing/sysfs-kernel-mm-damon:1: warning: what: should be spelled What:"*)
-	pass "a lower-case what: is read, with a warning" ;;
-*)	fail "a lower-case what: is read, with a warning" ;;
-esac
+summary=$(printf '%s\n' "$out" | tail -n 1)
+if [ -n "$exact" ]; then
+	is "$status:$summary" "1:565 files, 4060 entries: 39 warnings, 4 malformed entries" \
+	   "docs validate: every file parses; 4 entries malformed (exit 1)"
+	# the four malformed entries, each for its real defect
+	is "$(printf '%s\n' "$out" | grep -c 'unparsable What: pattern .* for \(MMIO\|PCI\)": whitespace')" 3 \
+	   "three malformed ones are pvpanic's 'capability for MMIO' What: lines"
+	printf '%s\n' "$out" | grep -q '^Documentation/ABI/testing/sysfs-bus-vfio-mdev:89: error: unparsable What: pattern "/sys/.../<device>/<UUID>/": no fixed name after the first component'
+	is "$?" 0 "the fourth is vfio-mdev's catch-all /sys/.../<device>/<UUID>/"
+	case "$out" in
+	*"testing/sysfs-kernel-mm-damon:1: warning: what: should be spelled What:"*)
+		pass "a lower-case what: is read, with a warning" ;;
+	*)	fail "a lower-case what: is read, with a warning" ;;
+	esac
+else
+	case "$status:$summary" in
+	[01]:[1-9]*" files, "[1-9]*" entries"*)
+		pass "docs validate: every file parses ($summary)" ;;
+	*)	fail "docs validate: every file parses" "exit $status: $summary" ;;
+	esac
+fi
 
 "$KABIDIFF" collect --docs "$TREE" -o "$TMP/docs.json" 2>"$TMP/err"
-is "$?:$(cat "$TMP/err")" "0:kabidiff: warning: $TREE: 39 warnings about the ABI documentation; see 'kabidiff docs validate'" \
-   "collect --docs writes the docs part, with one warning line"
+status=$?
+if [ -n "$exact" ]; then
+	is "$status:$(cat "$TMP/err")" "0:kabidiff: warning: $TREE: 39 warnings about the ABI documentation; see 'kabidiff docs validate'" \
+	   "collect --docs writes the docs part, with one warning line"
+else
+	is "$status:$(grep -cv ' warnings about the ABI documentation; see ' "$TMP/err")" "0:0" \
+	   "collect --docs writes the docs part, with at most one warning line"
+fi
 
 # Entries field by field, read back from the snapshot
 python3 - "$TMP/docs.json" >"$TMP/fields" <<'PY'
@@ -38,16 +56,21 @@ for place in (("stable/sysfs-class-backlight", 1), ("stable/sysfs-module", 3),
               ("testing/sysfs-devices-system-cpu", 12)):
     print(json.dumps(by_place[place], sort_keys=True))
 PY
+if [ -z "$exact" ]; then
+	is "$(sed -n '$=' "$TMP/fields")" 5 "the four entries are there (counts $(head -n 1 "$TMP/fields"))"
+else
 is "$(cat "$TMP/fields")" '4060 5357
 {"contact": "Richard Purdie <rpurdie@rpsys.net>", "date": "April 2005", "description": "Control BACKLIGHT power, values are FB_BLANK_* from fb.h\n\n - FB_BLANK_UNBLANK (0)   : power on.\n - FB_BLANK_POWERDOWN (4) : power off", "file": "stable/sysfs-class-backlight", "kernel_version": "2.6.12", "level": "stable", "line": 1, "users": "HAL", "what": ["/sys/class/backlight/<backlight>/bl_power"]}
 {"description": "The name of the module that is in the kernel.  This\nmodule name will always show up if the module is loaded as a\ndynamic module.  If it is built directly into the kernel, it\nwill only show up if it has a version or at least one\nparameter.\n\nNote: The conditions of creation in the built-in case are not\nby design and may be removed in the future.", "file": "stable/sysfs-module", "level": "stable", "line": 3, "what": ["/sys/module/<MODULENAME>"]}
 {"contact": "SeongJae Park <sj@kernel.org>", "date": "Mar 2022", "description": "Interface for Data Access MONitoring (DAMON).  Contains files\nfor controlling DAMON.  For more details on DAMON itself,\nplease refer to Documentation/admin-guide/mm/damon/index.rst.", "file": "testing/sysfs-kernel-mm-damon", "level": "testing", "line": 1, "what": ["/sys/kernel/mm/damon/"]}
 {"contact": "Linux kernel mailing list <linux-kernel@vger.kernel.org>", "date": "December 2008", "description": "CPU topology files that describe kernel limits related to\nhotplug. Briefly:\n\nkernel_max: the maximum cpu index allowed by the kernel\nconfiguration.\n\noffline: cpus that are not online because they have been\nHOTPLUGGED off or exceed the limit of cpus allowed by the\nkernel configuration (kernel_max above).\n\nonline: cpus that are online and being scheduled.\n\npossible: cpus that have been allocated resources and can be\nbrought online if they are present.\n\npresent: cpus that have been identified as being present in\nthe system.\n\nSee Documentation/admin-guide/cputopology.rst for more information.", "file": "testing/sysfs-devices-system-cpu", "level": "testing", "line": 12, "what": ["/sys/devices/system/cpu/kernel_max", "/sys/devices/system/cpu/offline", "/sys/devices/system/cpu/online", "/sys/devices/system/cpu/possible", "/sys/devices/system/cpu/present"]}' \
    "4060 entries, 5357 What: patterns; four entries field by field"
+fi
 
 # Every What: get_abi.pl reports, from its search output's headers
 (cd "$TREE" && perl scripts/get_abi.pl search . 2>/dev/null) >"$TMP/search"
-run_checker "the comparison with get_abi.pl search" python3 - "$TMP/search" "$TMP/docs.json" <<'PY'
+run_checker "the comparison with get_abi.pl search" python3 - "$TMP/search" "$TMP/docs.json" \
+	"${exact:+5200}" <<'PY'
 import collections, json, re, sys
 prefixes = ("Kernel version:\t\t", "Date:\t\t\t", "Contact:\t\t", "Users:\t\t\t",
             "Defined on file(s):\t")
@@ -64,8 +87,10 @@ ours = [unescape(w) for d in docs for w in d["what"]]
 first = {unescape(d["what"][0]) for d in docs}
 missing = collections.Counter(theirs) - collections.Counter(ours)
 extra = collections.Counter(ours) - collections.Counter(theirs)
-# 6.1's get_abi.pl finds 5200 (an empty or cut search output must not pass)
-print(("ok" if len(theirs) == 5200 else "not ok") +
+# 6.1.192-3's get_abi.pl finds 5200; any version's, thousands (an empty or
+# cut search output must not pass)
+want = int(sys.argv[3]) if sys.argv[3] else None
+print(("ok" if (len(theirs) == want if want else len(theirs) > 4000) else "not ok") +
       f" - get_abi.pl reports {len(theirs)} What: patterns, we read {len(ours)}")
 # get_abi.pl strips one final [,.;] (l.150): ".../..." loses a dot
 unexplained = [w for w in missing if w + "." not in extra]

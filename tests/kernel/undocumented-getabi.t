@@ -37,7 +37,13 @@ perl -pe 's/^(\s+)(my \$leave = get_leave\(\$what\);)/$1$2 print "CONV\\t\$what\
 	  s/^(\s+)# Take links into account/$1exit 0 if \$ENV{KABI_CONV};\n$1# Take links into account/' \
 	"$TREE/scripts/get_abi.pl" >"$TMP/get_abi_regexes.pl"
 KABI_CONV=1 getabi "$TMP/get_abi_regexes.pl" >"$TMP/regexes" 2>/dev/null
-is "$(grep -c '^CONV' "$TMP/regexes")" 5075 "get_abi.pl's regexes for the 5075 /sys What: lines"
+# 5075 in linux-source-6.1 6.1.192-3; any version has thousands
+regexes=$(grep -c '^CONV' "$TMP/regexes")
+if reviewed linux-source-6.1 "$(tree_version "$TREE")" 6.1.192-3; then
+	is "$regexes" 5075 "get_abi.pl's regexes for the 5075 /sys What: lines"
+else
+	is "$((regexes > 4000))" 1 "get_abi.pl's regexes for the /sys What: lines ($regexes)"
+fi
 
 run_kabidiff undocumented --docs "$TREE" --sysfs-dir "$TMP/sys"
 is "$status" 0 "kabidiff undocumented on the same tree"
