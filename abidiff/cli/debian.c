@@ -24,9 +24,16 @@
 #include "debian.h"
 #include "progress.h"
 
-/* 6.1.0-57 or 6.12.118+deb12, then -FLAVOUR or nothing (amd64) */
+/*
+ * 6.1.0-57 or 6.12.118+deb12, or only the series (6.1) for its newest ABI,
+ * then -FLAVOUR (cloud-amd64, or cloud: the architecture is amd64's) or
+ * nothing (amd64).
+ */
 #define SPEC_PATTERN \
-	"^([0-9]+\\.[0-9]+)\\.[0-9]+(-[0-9]+|\\+deb[0-9]+)(-([a-z0-9-]+))?$"
+	"^([0-9]+\\.[0-9]+)(\\.[0-9]+(-[0-9]+|\\+deb[0-9]+))?(-([a-z0-9-]+))?$"
+#define ARCH		"amd64"
+#define IMAGE_PREFIX	"linux-image-"
+#define IMAGE_SUFFIX	"-unsigned"
 
 #define APT_LISTS	"/var/lib/apt/lists"
 
@@ -162,33 +169,231 @@ static int check_dbg(const struct debian_kernel *k)
 	return err;
 }
 
-/* The package names @spec's ABI and flavour give. */
-static int parse_spec(struct debian_kernel *k, const char *spec)
-{
-	const char *abi = spec + strlen(DEBIAN_PREFIX);
-	regmatch_t m[5];
-	regex_t re;
-	int bad;
+/* What a debian: spec, or the middle of an image package's name, says. */
+struct spec {
+	char *series;		/* "6.1" */
+	char *abi;		/* "6.1.0-57"; NULL: the series' newest */
+	char *flavour;		/* "cloud-amd64", or as given: "cloud" */
+	bool arch_given;	/* the flavour ends in its architecture */
+};
 
-	if (regcomp(&re, SPEC_PATTERN, REG_EXTENDED))
-		return -ENOMEM;
-	bad = regexec(&re, abi, ARRAY_SIZE(m), m, 0);
-	regfree(&re);
-	if (bad) {
-		pr_err("%s: not a Debian kernel: debian:ABI[-FLAVOUR] names one, as debian:6.1.0-57 or debian:6.12.118+deb12-cloud-amd64",
-		       spec);
+static void spec__release(struct spec *sp)
+{
+	free(sp->series);
+	free(sp->abi);
+	free(sp->flavour);
+}
+
+static char *match_dup(const char *text, const regmatch_t *m)
+{
+	return m->rm_so < 0 ? NULL :
+	       xasprintf("%.*s", (int)(m->rm_eo - m->rm_so), text + m->rm_so);
+}
+
+/* Split @text by @re (SPEC_PATTERN); -EINVAL if it does not match. */
+static int spec__parse(struct spec *sp, const regex_t *re, const char *text)
+{
+	const char *flavour;
+	regmatch_t m[6];
+	size_t len;
+
+	memset(sp, 0, sizeof(*sp));
+	if (regexec(re, text, ARRAY_SIZE(m), m, 0))
 		return -EINVAL;
+	flavour = m[5].rm_so < 0 ? ARCH : text + m[5].rm_so;
+	len = strlen(flavour);
+	sp->arch_given = len >= strlen(ARCH) &&
+			 !strcmp(flavour + len - strlen(ARCH), ARCH);
+	sp->series = match_dup(text, &m[1]);
+	sp->abi = m[2].rm_so < 0 ? NULL :
+		  xasprintf("%.*s", (int)m[2].rm_eo, text);
+	sp->flavour = strdup(flavour);
+	if (!sp->series || (m[2].rm_so >= 0 && !sp->abi) || !sp->flavour) {
+		spec__release(sp);
+		return -ENOMEM;
 	}
-	k->name[KERNEL_IMAGE] = xasprintf("linux-image-%.*s-%s-unsigned",
-					  (int)m[2].rm_eo, abi,
-					  m[4].rm_so < 0 ? "amd64" : abi + m[4].rm_so);
-	k->name[KERNEL_DBG] = xasprintf("linux-image-%.*s-%s-dbg",
-					(int)m[2].rm_eo, abi,
-					m[4].rm_so < 0 ? "amd64" : abi + m[4].rm_so);
-	k->name[KERNEL_SOURCE] = xasprintf("linux-source-%.*s",
-					   (int)(m[1].rm_eo - m[1].rm_so), abi);
+	return 0;
+}
+
+static int compile_spec_pattern(regex_t *re)
+{
+	return regcomp(re, SPEC_PATTERN, REG_EXTENDED) ? -ENOMEM : 0;
+}
+
+/* The package names of @k->release, and of its series' source. */
+static int name_packages(struct debian_kernel *k)
+{
+	k->name[KERNEL_IMAGE] = xasprintf(IMAGE_PREFIX "%s" IMAGE_SUFFIX,
+					  k->release);
+	k->name[KERNEL_DBG] = xasprintf(IMAGE_PREFIX "%s-dbg", k->release);
+	k->name[KERNEL_SOURCE] = xasprintf("linux-source-%s", k->series);
 	return k->name[KERNEL_IMAGE] && k->name[KERNEL_DBG] &&
 	       k->name[KERNEL_SOURCE] ? 0 : -ENOMEM;
+}
+
+/* Of an image package's name, the release it names ("6.1.0-57-amd64"). */
+static const char *image_release(const char *package, char *buf, size_t size)
+{
+	size_t len = strlen(package), pre = strlen(IMAGE_PREFIX);
+	size_t suf = strlen(IMAGE_SUFFIX);
+
+	if (len <= pre + suf || len - pre - suf >= size ||
+	    strncmp(package, IMAGE_PREFIX, pre) ||
+	    strcmp(package + len - suf, IMAGE_SUFFIX))
+		return NULL;
+	snprintf(buf, size, "%.*s", (int)(len - pre - suf), package + pre);
+	return buf;
+}
+
+/* The kernels of the archive, as "6.1.0-57-amd64", from their images. */
+static int archive_releases(char ***v, size_t *nr)
+{
+	const char *argv[] = { "apt-cache", "pkgnames", IMAGE_PREFIX, NULL };
+	char *out = NULL, *line, *next, buf[256];
+	int err = capture(argv, &out);
+
+	if (err)
+		pr_err("apt-cache pkgnames %s: %s", IMAGE_PREFIX, strerror(-err));
+	for (line = out; !err && line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (image_release(line, buf, sizeof(buf)))
+			err = strings__append(v, nr, buf);
+	}
+	free(out);
+	return err;
+}
+
+/* Whether the archive's kernel @c is of the series and ABI @want names. */
+static bool spec__same_abi(const struct spec *want, const struct spec *c)
+{
+	return c->abi && !strcmp(c->series, want->series) &&
+	       (!want->abi || !strcmp(c->abi, want->abi));
+}
+
+/* Whether @c's flavour is @want's, or @want's with the architecture. */
+static bool spec__same_flavour(const struct spec *want, const struct spec *c)
+{
+	size_t len = strlen(want->flavour);
+
+	if (!strcmp(c->flavour, want->flavour))
+		return true;
+	return !want->arch_given && !strncmp(c->flavour, want->flavour, len) &&
+	       !strcmp(c->flavour + len, "-" ARCH);
+}
+
+/* Append @s to @v unless it has it already. */
+static int add_unique(char ***v, size_t *nr, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < *nr; i++)
+		if (!strcmp((*v)[i], s))
+			return 0;
+	return strings__append(v, nr, s);
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Say that no kernel is what @want asks for, and which @flavours are. */
+static void no_such_kernel(const char *spec, const struct spec *want,
+			   char **flavours, size_t nr)
+{
+	char *list = NULL, *more;
+	size_t i;
+
+	if (nr)
+		qsort(flavours, nr, sizeof(*flavours), compare_strings);
+	for (i = 0; i < nr; i++) {
+		more = xasprintf("%s%s%s", list ?: "", list ? ", " : "", flavours[i]);
+		free(list);
+		list = more;
+	}
+	if (list)
+		pr_err("%s: the archive has no %s kernel of flavour %s; its flavours are %s",
+		       spec, want->abi ?: want->series, want->flavour, list);
+	else
+		pr_err("%s: the archive has no %s kernel: run apt-get update, or name another",
+		       spec, want->abi ?: want->series);
+	free(list);
+}
+
+/*
+ * The newest of the archive's kernels that @want asks for, into
+ * @k->release; if none is, the flavours its ABI or series has are named.
+ */
+static int choose_release(struct debian_kernel *k, const struct spec *want)
+{
+	char **v = NULL, **flavours = NULL, *best = NULL;
+	size_t nr = 0, nr_flavours = 0, i;
+	struct spec c, chosen = { 0 };
+	regex_t re;
+	int err = compile_spec_pattern(&re), bad;
+
+	if (err)
+		return err;
+	err = archive_releases(&v, &nr);
+	for (i = 0; !err && i < nr; i++) {
+		bad = spec__parse(&c, &re, v[i]);
+		if (bad == -EINVAL)
+			continue;	/* not a release kabidiff reads */
+		err = bad;
+		if (err)
+			break;
+		if (spec__same_abi(want, &c) && spec__same_flavour(want, &c) &&
+		    (!best || older(chosen.abi, c.abi))) {
+			spec__release(&chosen);
+			chosen = c;
+			best = v[i];
+			continue;
+		}
+		if (spec__same_abi(want, &c))
+			err = add_unique(&flavours, &nr_flavours, c.flavour);
+		spec__release(&c);
+	}
+	if (!err && !best) {
+		no_such_kernel(k->spec, want, flavours, nr_flavours);
+		err = -ENOENT;
+	}
+	if (!err) {
+		k->release = strdup(best);
+		err = k->release ? 0 : -ENOMEM;
+	}
+	spec__release(&chosen);
+	strings__free(flavours, nr_flavours);
+	strings__free(v, nr);
+	regfree(&re);
+	return err;
+}
+
+/*
+ * What @k->spec asks for, into @want: its series, and its release when an
+ * ABI with its flavour names one; a series, or a flavour without its
+ * architecture, is for choose_release() to look for.
+ */
+static int parse_spec(struct debian_kernel *k, struct spec *want)
+{
+	regex_t re;
+	int err = compile_spec_pattern(&re);
+
+	if (err)
+		return err;
+	err = spec__parse(want, &re, k->spec + strlen(DEBIAN_PREFIX));
+	regfree(&re);
+	if (err == -EINVAL)
+		pr_err("%s: not a Debian kernel: debian:ABI[-FLAVOUR] or debian:SERIES[-FLAVOUR] names one, as debian:6.1.0-57, debian:6.12.118+deb12-cloud-amd64 or debian:6.12",
+		       k->spec);
+	if (err)
+		return err;
+	k->series = strdup(want->series);
+	k->chosen = !want->abi || !want->arch_given;
+	if (!k->chosen)
+		k->release = xasprintf("%s-%s", want->abi, want->flavour);
+	return k->series && (k->chosen || k->release) ? 0 : -ENOMEM;
 }
 
 /*
@@ -203,7 +408,8 @@ static char *lists_stamp(void)
 
 	if (stat(APT_LISTS, &st))
 		return NULL;
-	return xasprintf("lists %lld.%09ld\n", (long long)st.st_mtim.tv_sec,
+	/* "apt lists": memos before the release line said "lists" */
+	return xasprintf("apt lists %lld.%09ld\n", (long long)st.st_mtim.tv_sec,
 			 st.st_mtim.tv_nsec);
 }
 
@@ -218,36 +424,66 @@ static char *memo_path(const char *spec)
 	return path;
 }
 
+/* A memo: the stamp, then the release and the packages' versions. */
+#define MEMO_LINES	(1 + KERNEL_PACKAGES)
+
+/* Split @text in place into up to @max lines; returns how many. */
+static int split_lines(char *text, char **lines, int max)
+{
+	char *next;
+	int n;
+
+	for (n = 0; text && *text && n < max; n++, text = next) {
+		next = strchr(text, '\n');
+		if (next)
+			*next++ = '\0';
+		lines[n] = text;
+	}
+	return n;
+}
+
+/* Take a memo's @lines into @k; false if it is not one of @k->spec. */
+static bool take_memo(struct debian_kernel *k, char **lines)
+{
+	int i;
+
+	if (k->release && strcmp(k->release, lines[0]))
+		return false;
+	if (!k->release)
+		k->release = strdup(lines[0]);
+	for (i = 0; i < KERNEL_PACKAGES; i++)
+		k->version[i] = strdup(lines[1 + i]);
+	for (i = 0; i < KERNEL_PACKAGES; i++)
+		if (!k->version[i])
+			return false;
+	return k->release;
+}
+
 /*
- * The versions an earlier resolution of @k->spec found, if still good.
+ * What an earlier resolution of @k->spec found, if still good.
  * Quietly: a cache that is refused is the side's to report, once.
  */
 static bool recall(struct debian_kernel *k)
 {
 	kabi_print_fn_t print = kabi_set_print(NULL);
 	char *path = memo_path(k->spec), *stamp = lists_stamp(), *text = NULL;
-	char *line, *next;
+	char *lines[MEMO_LINES];
 	size_t len, stamp_len = stamp ? strlen(stamp) : 0;
-	bool ok = false;
-	int i = 0;
+	bool ok = false, had_release = k->release;
+	int i;
 
 	kabi_set_print(print);
 	if (path && stamp && !read_file(path, SMALL_FILE_MAX, &text, &len) &&
-	    !strncmp(text, stamp, stamp_len)) {
-		for (line = text + stamp_len; line && *line && i < KERNEL_PACKAGES;
-		     line = next, i++) {
-			next = strchr(line, '\n');
-			if (next)
-				*next++ = '\0';
-			k->version[i] = strdup(line);
-		}
-		ok = i == KERNEL_PACKAGES;
-	}
-	for (i = 0; ok && i < KERNEL_PACKAGES; i++)
-		ok = k->version[i];
+	    !strncmp(text, stamp, stamp_len) &&
+	    split_lines(text + stamp_len, lines, MEMO_LINES) == MEMO_LINES)
+		ok = take_memo(k, lines);
 	for (i = 0; !ok && i < KERNEL_PACKAGES; i++) {
 		free(k->version[i]);
 		k->version[i] = NULL;
+	}
+	if (!ok && !had_release) {
+		free(k->release);
+		k->release = NULL;
 	}
 	free(text);
 	free(stamp);
@@ -259,7 +495,8 @@ static int write_memo(FILE *f, void *arg)
 {
 	const struct debian_kernel *k = arg;
 	char *stamp = lists_stamp();
-	int i, err = stamp && fputs(stamp, f) >= 0 ? 0 : -EIO;
+	int i, err = stamp && fputs(stamp, f) >= 0 &&
+		     fprintf(f, "%s\n", k->release) >= 0 ? 0 : -EIO;
 
 	for (i = 0; !err && i < KERNEL_PACKAGES; i++)
 		if (fprintf(f, "%s\n", k->version[i]) < 0)
@@ -303,26 +540,50 @@ static int ask_apt(struct debian_kernel *k)
 	return err;
 }
 
+/* Ask the archive what @want names, and apt-cache for its versions. */
+static int ask_archive(struct debian_kernel *k, const struct spec *want)
+{
+	int err = k->chosen ? choose_release(k, want) : 0;
+
+	if (!err)
+		err = name_packages(k);
+	if (!err)
+		err = ask_apt(k);
+	return err;
+}
+
 int debian_kernel__resolve(struct debian_kernel *k, const char *spec)
 {
+	struct spec want = { 0 };
 	int err, i;
 
 	memset(k, 0, sizeof(*k));
 	k->spec = spec;
-	err = parse_spec(k, spec);
-	if (!err && recall(k))
+	err = parse_spec(k, &want);
+	if (!err && recall(k)) {
+		err = name_packages(k);
 		warn_source(k);
-	else if (!err)
-		err = ask_apt(k);
+	} else if (!err) {
+		err = ask_archive(k, &want);
+	}
+	spec__release(&want);
 	for (i = 0; !err && i < KERNEL_PACKAGES; i++) {
 		k->id[i] = xasprintf("%s_%s_%s", k->name[i], k->version[i],
-				     i == KERNEL_SOURCE ? "all" : "amd64");
+				     i == KERNEL_SOURCE ? "all" : ARCH);
 		if (!k->id[i])
 			err = -ENOMEM;
 	}
 	if (err == -ENOMEM)
 		pr_err("out of memory");
 	return err;
+}
+
+void debian_kernel__tell(const struct debian_kernel *k)
+{
+	if (k->chosen)
+		pr_info("%s: %s, the newest release of the archive it names (%s %s)",
+			k->spec, k->release, k->name[KERNEL_IMAGE],
+			k->version[KERNEL_IMAGE]);
 }
 
 /* apt-get download of @packages ("NAME=VERSION") into @dir. */
@@ -433,6 +694,8 @@ void debian_kernel__release(struct debian_kernel *k)
 {
 	int i;
 
+	free(k->series);
+	free(k->release);
 	for (i = 0; i < KERNEL_PACKAGES; i++) {
 		free(k->name[i]);
 		free(k->version[i]);

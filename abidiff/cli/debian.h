@@ -3,6 +3,8 @@
  * debian:ABI[-FLAVOUR]: a kernel of Debian's archive, named as its
  * packages name it ("debian:6.1.0-57", "debian:6.12.118+deb12",
  * "debian:6.12.118+deb12-cloud-amd64"), fetched with apt-get download.
+ * debian:SERIES[-FLAVOUR] ("debian:6.12") is the series' newest ABI, and
+ * a flavour may leave out its architecture ("debian:6.1.0-57-cloud").
  */
 #ifndef KABIDIFF_CLI_DEBIAN_H
 #define KABIDIFF_CLI_DEBIAN_H
@@ -16,6 +18,9 @@
 /* The three packages of one kernel: image (-unsigned), -dbg, source. */
 struct debian_kernel {
 	const char *spec;		/* as given */
+	char *series;			/* "6.1" */
+	char *release;			/* ABI-FLAVOUR: "6.1.0-57-amd64" */
+	bool chosen;			/* @release chosen among the archive's */
 	char *name[KERNEL_PACKAGES];
 	char *version[KERNEL_PACKAGES];
 	char *id[KERNEL_PACKAGES];	/* PACKAGE_VERSION_ARCH */
@@ -26,11 +31,15 @@ bool debian_spec(const char *name);
 
 /*
  * debian_kernel__resolve() - the packages and versions of @spec, as
- * apt-cache knows them: the image's and -dbg's version, and the source
- * at that version or, when the archive no longer has it, the nearest
- * older one (else newer), with a warning.  Returns 0 or -errno, reported.
+ * apt-cache knows them: the release (of a series, the newest), the
+ * image's and -dbg's version, and the source at that version or, when the
+ * archive no longer has it, the nearest older one (else newer), with a
+ * warning.  Returns 0 or -errno, reported.
  */
 int debian_kernel__resolve(struct debian_kernel *k, const char *spec);
+
+/* debian_kernel__tell() - say which release was chosen, if @k chose one. */
+void debian_kernel__tell(const struct debian_kernel *k);
 
 /*
  * debian_kernel__fetch() - @k's packages in the cache @packages_dir,

@@ -204,6 +204,7 @@ static struct snapshot *load_debian(const char *spec,
 	/* the cache first: one that is refused is refused before any work */
 	if (debian_kernel__resolve(&k, spec) || cache_dir("packages", &packages))
 		goto out;
+	debian_kernel__tell(&k);
 	key = cache_key(k.id, machine);
 	if (!key) {
 		pr_err("out of memory");
@@ -342,9 +343,12 @@ static char *debian_maintainers(const char *spec)
 	struct kernel_packages kp = { 0 };
 	struct debian_kernel k;
 	char *packages = NULL, *path = NULL;
+	/* the side's loading has said what resolving says */
+	kabi_print_fn_t print = kabi_set_print(NULL);
 
 	if (!debian_kernel__resolve(&k, spec))
 		cache_dir("packages", &packages);
+	kabi_set_print(print);
 	if (packages && k.id[KERNEL_SOURCE] &&
 	    !kernel_packages__cached(&kp, &k.id[KERNEL_SOURCE], 1, packages))
 		path = packages_maintainers(&kp);
@@ -417,6 +421,7 @@ static bool needs_collecting(const char *name, struct prepared *p,
 	}
 	kabi_set_print(print);
 	if (json) {
+		debian_kernel__tell(&k);
 		snprintf(p->path, sizeof(p->path), "%s", json);
 		p->name = name;
 	}

@@ -96,7 +96,7 @@ for bin in "$KABIDIFF" "$ASAN_KABIDIFF"; do
 	rm -f "$TMP/c/debian/6.1.0-99"
 	PATH="$TMP/bin:$PATH" KABIDIFF_CACHE="$TMP/c" run_kabidiff \
 		diff debian:6.1.0-99 "$FIXTURES/diff/docs.old.json" -o "$TMP/report"
-	is "$status:$(sed -n 2p "$TMP/c/debian/6.1.0-99" 2>&1):$(ls "$TMP/report" 2>/dev/null)" \
+	is "$status:$(sed -n 3p "$TMP/c/debian/6.1.0-99" 2>&1):$(ls "$TMP/report" 2>/dev/null)" \
 	   "2:6.1.99-1:" \
 	   "${tag}diff -o: apt-cache's answer is cached all the same, no report of a failed diff"
 
