@@ -36,3 +36,25 @@ as_root() {
 		sudo "$@"
 	fi
 }
+
+# newest_abi SERIES: the newest ABI of Debian's SERIES (6.1, 6.12) that
+# apt-cache knows an amd64 image of (6.1.0-57, 6.12.118+deb12), as
+# "kabidiff debian:SERIES" chooses it; nothing if it knows none
+newest_abi() {
+	apt-cache pkgnames "linux-image-$1." |
+		sed -n "s/^linux-image-\($(printf '%s' "$1" | sed 's/\./\\./g')\.[0-9]*\(-[0-9]*\|+deb[0-9]*\)\)-amd64-unsigned\$/\1/p" |
+		sort -V | tail -n 1
+}
+
+# series_abi SERIES: newest_abi, after apt-get update if apt-cache knows
+# none; the script dies if there is none then
+series_abi() {
+	abi=$(newest_abi "$1")
+	if [ -z "$abi" ]; then
+		say "apt-cache knows no linux-image-$1.*-amd64-unsigned: running apt-get update"
+		as_root apt-get update >&2 || die "apt-get update failed"
+		abi=$(newest_abi "$1")
+		[ -n "$abi" ] || die "no linux-image-$1.*-amd64-unsigned in the apt sources"
+	fi
+	printf '%s\n' "$abi"
+}

@@ -8,12 +8,12 @@
 #   build/kabidiff diff "$1" "$2"
 #   tests/debian-upgrade.sh --report   # the reports too (see below)
 #
-# OLD is Debian's 6.1.0-57: the vmlinux and the vDSO images of
-# linux-image-6.1.0-57-amd64-dbg, the vmlinuz and modules of -unsigned,
-# the vmlinuz of linux-image-6.1.0-57-amd64-unsigned and the tree of
-# linux-source-6.1 (Documentation/ABI and syscall_64.tbl).  NEW is
-# 6.12.118+deb12: linux-image-6.12.118+deb12-amd64-dbg and -unsigned, and
-# linux-source-6.12 at the version of those packages (6.12.118-1~deb12u1).
+# OLD is Debian's newest 6.1 ABI that apt-cache knows (6.1.0-57 when
+# this was written): the vmlinux and the vDSO images of
+# linux-image-ABI-amd64-dbg, the vmlinuz and modules of -unsigned and the
+# tree of linux-source-6.1 (Documentation/ABI and syscall_64.tbl).  NEW is
+# the newest 6.12 (6.12.118+deb12): linux-image-ABI-amd64-dbg and
+# -unsigned, and linux-source-6.12 at the version of those packages.
 # tests/debian-vmlinux.sh and tests/kernel-tree.sh put them into the cache;
 # from an empty one that is about 2.2 GB of downloads, 3.2 GB of trees and
 # 1 GB of kernels (a minute with a 100 MB/s mirror and 2 cores; the .debs
@@ -25,7 +25,7 @@
 # --modules M --docs TREE` (the standard machine): the
 # sysfs part comes from booting the kernel under QEMU (tcg: 6-8 s each on
 # 2 cores, nearly all of the collection).  The snapshots are
-# $CACHE/upgrade/6.1.0-57.json and $CACHE/upgrade/6.12.118+deb12.json.
+# $CACHE/upgrade/OLD-ABI.json and $CACHE/upgrade/NEW-ABI.json.
 # One is reused when it is newer than its vmlinux, vmlinuz and tree, the
 # kabidiff binary and the guest agent beside it; otherwise it is collected
 # again (kabidiff collect -o writes it atomically); and so it is when this
@@ -50,8 +50,6 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 KABIDIFF=${KABIDIFF:-$TOP/build/kabidiff}
 . "$(dirname "$0")/cache-lib.sh"
 OUT=$CACHE/upgrade
-OLD_ABI=6.1.0-57
-NEW_ABI=6.12.118+deb12
 
 report=
 case ${1-} in
@@ -63,6 +61,9 @@ esac
 [ $# -eq 0 ] || usage 2
 
 [ -x "$KABIDIFF" ] || die "no $KABIDIFF: run make (or set KABIDIFF)"
+# the newest of each series, as kabidiff debian:6.1 and debian:6.12 choose
+OLD_ABI=$(series_abi 6.1)
+NEW_ABI=$(series_abi 6.12)
 command -v qemu-system-x86_64 >/dev/null ||
 	die "qemu-system-x86_64 is not installed ('make deps' installs qemu-system-x86)"
 AGENT=$(dirname "$KABIDIFF")/kabi-agent-static

@@ -32,11 +32,11 @@
 #   KABIDIFF_DEBIAN_ABI=6.1.0-47  the ABI to fetch, in either of Debian's
 #                                 name forms: 6.1.0-N (bookworm's 6.1) or
 #                                 6.12.118+deb12 (6.12 from bookworm's
-#                                 security archive); by default the newest
-#                                 linux-image-6.1.0-*-amd64-unsigned that
+#                                 security archive), or a series (6.1,
+#                                 6.12) for its newest amd64 ABI that
 #                                 apt-cache knows (apt-get update is run,
 #                                 through sudo when not root, if it knows
-#                                 none).
+#                                 none); by default 6.1.
 #   KABIDIFF_KEEP_DEB=1           keep the .deb in $CACHE/debian/ (a kept one
 #                                 is used instead of downloading again, and
 #                                 removed by a later run without this).
@@ -53,14 +53,6 @@ set -eu
 
 . "$(dirname "$0")/cache-lib.sh"
 DIR=$CACHE/debian
-
-# The ABIs (6.1.0-N) of the linux-image-6.1.0-N-amd64-unsigned packages
-# apt-cache knows, newest last.  Not the cloud or rt flavours.
-known_abis() {
-	apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$' |
-		sed -n 's/^linux-image-\(6\.1\.0-[0-9]*\)-amd64-unsigned .*/\1/p' |
-		sort -t- -k2,2n
-}
 
 # elf_complete FILE: an ELF file whose section header table lies inside it
 # (the table is the last thing the linker writes, so a truncated file fails).
@@ -109,17 +101,11 @@ case ${1-} in
 esac
 [ $# -eq 0 ] || usage 2
 
-if [ -n "${KABIDIFF_DEBIAN_ABI-}" ]; then
-	ABI=$KABIDIFF_DEBIAN_ABI
-else
-	ABI=$(known_abis | tail -n 1)
-	if [ -z "$ABI" ]; then
-		say "apt-cache knows no linux-image-6.1.0-*-amd64-unsigned: running apt-get update"
-		as_root apt-get update >&2 || die "apt-get update failed"
-		ABI=$(known_abis | tail -n 1)
-		[ -n "$ABI" ] || die "no linux-image-6.1.0-*-amd64-unsigned in the apt sources"
-	fi
-fi
+ABI=${KABIDIFF_DEBIAN_ABI:-6.1}
+case $ABI in
+*.*.*) ;;
+*) ABI=$(series_abi "$ABI") ;;
+esac
 # 6.1.0-47 (the ABI number after the dash) or 6.12.118+deb12 (the upstream
 # version and the suite).  The case rejects a newline, which grep -x would
 # let through as two lines.

@@ -1,10 +1,13 @@
 #!/bin/sh
-# kabidiff on a real upgrade: Debian 12's kernel 6.1.0-57 against its
-# backported 6.12.118+deb12, each with its own Documentation/ABI (the -dbg
-# and -unsigned packages and linux-source-6.1 and -6.12, fetched into the
+# kabidiff on a real upgrade: Debian 12's newest kernel against its newest
+# backported 6.12, each with its own Documentation/ABI (the -dbg and
+# -unsigned packages and linux-source-6.1 and -6.12, fetched into the
 # cache by tests/debian-upgrade.sh; both booted on the standard machine
-# with their packages' modules).  The breaks must be exactly those of
-# upgrade-debian.breaks, each reviewed by hand with its reason there: no
+# with their packages' modules).  On 6.1.0-57 and 6.12.118+deb12, the pair
+# they were reviewed on, the breaks must be exactly those of
+# upgrade-debian.breaks, each reviewed by hand with its reason there; on
+# another pair the breaks the list lacks or misses are printed for review,
+# and what holds on any pair is checked: no
 # type or syscall break, no break for an instance of a live interface
 # (lo loses byte_queue_limits, which e1000e's and virtio_net's interfaces
 # keep), and the removals that are true (entries dropped without passing
@@ -21,14 +24,25 @@ sides=$(KABIDIFF=$KABIDIFF "$TOP/tests/debian-upgrade.sh") || {
 	missing_input "could not collect the upgrade pair (tests/debian-upgrade.sh)"
 }
 set -- $sides
+# the newest ABIs of 6.1 and 6.12 the archive has: the snapshots' names
+pair="$(basename "$1" .json) $(basename "$2" .json)"
+if reviewed "the upgrade pair" "$pair" "6.1.0-57 6.12.118+deb12"; then
+	expect=exact
+else
+	expect=any
+fi
 
 run_kabidiff diff --format json "$1" "$2"
-is "$status" 1 "6.1.0-57 -> 6.12.118: exit 1, for the true breaks"
+is "$status" 1 "$pair: exit 1, for the true breaks"
 printf '%s\n' "$out" >"$TMP/report.json"
 
 run_checker "the checker of the upgrade's breaks" python3 - "$TMP/report.json" \
-	"$TOP/tests/kernel/upgrade-debian.breaks" <<'PY'
+	"$TOP/tests/kernel/upgrade-debian.breaks" "$expect" <<'PY'
 import collections, json, sys
+
+# exact: the pair the breaks were reviewed on; any: another ABI of either
+# series, where the reviewed list is only a guide
+exact = sys.argv[3] == "exact"
 
 def check(ok, name, *evidence):
     print(("ok" if ok else "not ok") + " - " + name)
@@ -51,13 +65,21 @@ check(report["compared"] == ["sysfs", "syscalls", "vdso", "types", "docs"],
 check(all(r and r.strip() for r in reasons.values()),
       "every expected break has its reason")
 missing, extra = want - got, got - want
-check(not missing and not extra,
-      "the breaks are exactly the %d reviewed ones" % sum(want.values()),
-      *(["missing: %s %s %s" % k for k in missing] +
-        ["new:     %s %s %s" % k for k in extra]))
-true = sum(n for k, n in got.items() if not reasons.get(k, "false").startswith("false"))
-check(true * 100 >= 95 * len(breaks),
-      "%d of %d breaks are true (95 %% or more)" % (true, len(breaks)))
+if exact:
+    check(not missing and not extra,
+          "the breaks are exactly the %d reviewed ones" % sum(want.values()),
+          *(["missing: %s %s %s" % k for k in missing] +
+            ["new:     %s %s %s" % k for k in extra]))
+    true = sum(n for k, n in got.items()
+               if not reasons.get(k, "false").startswith("false"))
+    check(true * 100 >= 95 * len(breaks),
+          "%d of %d breaks are true (95 %% or more)" % (true, len(breaks)))
+else:
+    # not a check: what a reviewer reads to bring the list up to date
+    for k in sorted(extra):
+        print("# to review, a break the list lacks: %s %s %s" % k)
+    for k in sorted(missing):
+        print("# to review, a reviewed break not found: %s %s %s" % k)
 code = [f for f in breaks if f["kind"].startswith(("syscall-", "type-", "typedef-",
                                                    "member-", "enumerator-"))]
 check(not code, "no break from a type or syscall",
@@ -67,7 +89,9 @@ check(not code, "no break from a type or syscall",
 bql = [f for f in report["findings"] if "/byte_queue_limits/" in f["subject"]
        and f["subject"].startswith("/sys/devices/virtual/net/lo/")
        and f["kind"] == "instance-removed"]
-check(sorted(f["doc"]["line"] for f in bql) == [56, 65, 73, 82, 91] and
+# (the lines of 6.1.192's sysfs-class-net-queues)
+lines = [56, 65, 73, 82, 91] if exact else sorted(f["doc"]["line"] for f in bql)
+check(sorted(f["doc"]["line"] for f in bql) == lines and len(bql) == 5 and
       all(f["verdict"] == "note" for f in bql),
       "lo's byte_queue_limits: instances of an interface e1000e and "
       "virtio_net keep, one note per entry of sysfs-class-net-queues")
