@@ -211,8 +211,9 @@ deps:
 UNIT_RUN	:= $(UNIT_BINS)
 CLI_RUN		:= tests/cli/*.t tests/agent/*.t
 KERNEL_RUN	:= tests/kernel/*.t
-TEST_BUILD	:= check-layers all $(ASAN_O)/kabidiff $(ASAN_O)/kabi-agent \
-		   $(UNIT_BINS) $(TOOL_BINS)
+CLI_BUILD	:= check-layers all $(ASAN_O)/kabidiff $(ASAN_O)/kabi-agent \
+		   $(TOOL_BINS)
+TEST_BUILD	:= $(CLI_BUILD) $(UNIT_BINS)
 
 # The flags above come from pkg-config when the Makefile is read, so the
 # build that follows "make deps" needs a fresh read of the Makefile.
@@ -228,8 +229,10 @@ test: $(TEST_BUILD)
 test-unit-run: check-layers $(UNIT_BINS)
 	$(PROVE) $(PROVE_FLAGS) $(UNIT_RUN)
 
-test-cli-run: $(TEST_BUILD)
-	$(PROVE) $(PROVE_FLAGS) $(CLI_RUN)
+# (two at once: these scripts share nothing but the build, which
+# tests/cli/install.t leaves alone)
+test-cli-run: $(CLI_BUILD)
+	$(PROVE) $(PROVE_FLAGS) -j2 $(CLI_RUN)
 
 test-kernel-run: $(TEST_BUILD)
 	$(PROVE) $(PROVE_FLAGS) $(KERNEL_RUN)

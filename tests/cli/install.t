@@ -6,8 +6,9 @@
 . "$(dirname "$0")/../lib.sh"
 
 STAGE=$TMP/stage
-# the flags the tests' build has, so that nothing is built again
-make -C "$TOP" --no-print-directory DEVELOPER=1 DESTDIR="$STAGE" PREFIX=/usr \
+# the flags the tests' build has, in a build directory of its own: the
+# tests' build/ stays as it is for the scripts that run beside this one
+make -C "$TOP" --no-print-directory DEVELOPER=1 O="$TMP/build" DESTDIR="$STAGE" PREFIX=/usr \
 	install >"$TMP/make.out" 2>&1
 is "$?" 0 "make install DESTDIR=... PREFIX=/usr"
 is "$(cd "$STAGE" && find . -type f | sort | tr '\n' ' ')" \
@@ -32,7 +33,7 @@ is "$(complete_words kabidiff docs v)" "validate " "completion: docs' subcommand
 is "$(complete_words kabidiff waivers --verdict "")" "break note warn " \
    "completion: waivers' --verdict values"
 
-make -C "$TOP" --no-print-directory DEVELOPER=1 DESTDIR="$STAGE" PREFIX=/usr \
+make -C "$TOP" --no-print-directory DEVELOPER=1 O="$TMP/build" DESTDIR="$STAGE" PREFIX=/usr \
 	uninstall >"$TMP/make.out" 2>&1
 is "$?:$(find "$STAGE" -mindepth 1 | head -n 3)" "0:" "make uninstall leaves the stage empty"
 
