@@ -75,7 +75,7 @@ ENGINE_SRCS	:= $(addprefix abidiff/match/,what-index.c what-normal.c sysfs-tree.
 		   abidiff/policy/policy.c \
 		   $(addprefix abidiff/notify/,maintainers.c notify.c) \
 		   $(addprefix abidiff/report/,filter.c header.c text.c json.c markdown.c \
-			ktap.c junit.c sarif.c notify.c)
+			ktap.c junit.c sarif.c notify.c format.c)
 COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
 		   $(addprefix collectors/sysfs/,sysfs-dir.c stream-reader.c machine.c modules.c \
 			initramfs.c unpack.c boot.c) \
@@ -87,9 +87,10 @@ COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
 		   $(addprefix collectors/debian/,deb.c packages.c)
 LIB_SRCS	:= $(BASE_SRCS) $(ENGINE_SRCS) $(COLLECTOR_SRCS)
 CLI_SRCS	:= abidiff/main.c \
-		   $(addprefix abidiff/cli/,cli.c commands.c options.c judge.c \
-			cache.c progress.c output.c debian.c collect.c side.c \
-			bisect.c) \
+		   $(addprefix abidiff/pipeline/,judge.c cache.c progress.c \
+			debian.c collect.c side.c bisect.c) \
+		   $(addprefix abidiff/cli/,cli.c commands.c options.c output.c \
+			diff-options.c collect-options.c) \
 		   $(addprefix abidiff/builtin/,bisect.c check.c collect.c diff.c \
 			docs.c show.c undocumented.c waivers.c)
 UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \
@@ -153,6 +154,7 @@ $(ASAN_O)/kabidiff: $(CLI_OBJS:$(O)/%=$(ASAN_O)/%) $(LIB_OBJS:$(O)/%=$(ASAN_O)/%
 INCLUDES	:= -Iabidiff
 SELF_CONTAINED	:= abidiff/lib/%.o guest-agent/%.o
 TOP_LEVEL	:= abidiff/main.o abidiff/builtin/%.o abidiff/cli/%.o \
+		   abidiff/pipeline/%.o \
 		   collectors/%.o tests/%.o
 $(addprefix $(O)/,$(SELF_CONTAINED)) $(addprefix $(ASAN_O)/,$(SELF_CONTAINED)): \
 	INCLUDES :=

@@ -4,16 +4,17 @@
  *                 [--build-cmd CMD] [DIFF OPTIONS]
  *
  * Find the commit that broke a documented interface: the options are read
- * here, the bisecting is cli/bisect.c's.
+ * here, the bisecting is pipeline/bisect.c's.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/bisect.h"
 #include "cli/cli.h"
-#include "cli/judge.h"
+#include "cli/diff-options.h"
 #include "cli/options.h"
+#include "pipeline/bisect.h"
+#include "pipeline/judge.h"
 
 static const char bisect_usage[] =
 	"Usage: kabidiff bisect --repo DIR --good REV --bad REV [--config FRAGMENT]\n"

@@ -10,11 +10,12 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "cli/collect.h"
-#include "cli/judge.h"
+#include "cli/diff-options.h"
 #include "cli/options.h"
 #include "lib/print.h"
 #include "model/snapshot-json.h"
+#include "pipeline/collect.h"
+#include "pipeline/judge.h"
 
 /* What 'git bisect run' takes for "this commit cannot be tested". */
 #define EXIT_SKIP	125

@@ -6,7 +6,7 @@
  *                   [--machine PROFILE] [--modules DIR]] [BUILD_DIR]
  *
  * Describe a kernel build as a snapshot.  The options are read here; the
- * collecting is cli/collect.c's, which diff, check and bisect share.
+ * collecting is pipeline/collect.c's, which diff, check and bisect share.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,11 +14,12 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/collect.h"
+#include "cli/collect-options.h"
 #include "cli/options.h"
 #include "collectors/sysfs/machine.h"
 #include "lib/print.h"
 #include "model/snapshot-json.h"
+#include "pipeline/collect.h"
 
 static const char collect_usage[] =
 	"Usage: kabidiff collect [-o FILE] [--deb FILE]... [--vmlinux FILE]\n"

@@ -11,10 +11,12 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "cli/collect.h"
-#include "cli/judge.h"
+#include "cli/collect-options.h"
+#include "cli/diff-options.h"
 #include "cli/options.h"
-#include "cli/side.h"
+#include "pipeline/collect.h"
+#include "pipeline/judge.h"
+#include "pipeline/side.h"
 
 static const char diff_usage[] =
 	"Usage: kabidiff diff [--format text|json|markdown|ktap|junit|sarif]\n"

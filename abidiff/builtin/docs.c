@@ -17,8 +17,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/collect.h"
-#include "cli/judge.h"
+#include "cli/diff-options.h"
 #include "cli/options.h"
 #include "cli/output.h"
 #include "collectors/abidocs/abidocs.h"
@@ -27,6 +26,8 @@
 #include "lib/print.h"
 #include "match/what-index.h"
 #include "model/snapshot-json.h"
+#include "pipeline/collect.h"
+#include "pipeline/judge.h"
 
 static const char docs_usage[] =
 	"Usage: kabidiff docs validate [-o FILE] (DIR | FILE...)\n"

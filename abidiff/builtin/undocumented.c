@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/collect.h"
+#include "cli/collect-options.h"
 #include "cli/options.h"
 #include "cli/output.h"
 #include "collectors/sysfs/sysfs-dir.h"
@@ -22,6 +22,7 @@
 #include "match/docmatch.h"
 #include "model/jstr.h"
 #include "model/snapshot-json.h"
+#include "pipeline/collect.h"
 
 static const char undocumented_usage[] =
 	"Usage: kabidiff undocumented (--docs DIR | --docs-git REPO@REV)\n"

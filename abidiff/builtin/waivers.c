@@ -17,7 +17,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
-#include "cli/judge.h"
+#include "cli/diff-options.h"
 #include "cli/options.h"
 #include "cli/output.h"
 #include "lib/array.h"
@@ -25,6 +25,7 @@
 #include "lib/fileio.h"
 #include "model/jstr.h"
 #include "model/snapshot-json.h"
+#include "pipeline/judge.h"
 #include "policy/policy.h"
 
 /*

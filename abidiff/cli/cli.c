@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <jansson.h>
 
@@ -17,19 +16,6 @@
 #include "cli.h"
 
 bool json_output;
-
-/* Diagnostics as JSON objects: print_messages_json(). */
-static bool json_messages;
-
-void print_messages_json(bool on)
-{
-	json_messages = on;
-}
-
-bool messages_are_json(void)
-{
-	return json_messages;
-}
 
 static const char * const level_names[] = {
 	[KABI_ERROR] = "error", [KABI_WARN] = "warning",
@@ -144,7 +130,7 @@ static void __printf(2, 0) vprint_message(enum kabi_print_level level,
 {
 	char *msg;
 
-	if (!json_messages) {
+	if (!kabi_print_is_json()) {
 		kabi_vprint_line(stderr, level == KABI_WARN ?
 				 "kabidiff: warning: " : "kabidiff: ", fmt, ap);
 		return;
@@ -189,7 +175,7 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (!json_messages) {
+	if (!kabi_print_is_json()) {
 		kabi_vprint_line(stderr, "kabidiff: ", fmt, ap);
 		va_end(ap);
 		return usage_hint(cmd);
@@ -201,12 +187,4 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	free(hint);
 	free(msg);
 	return EXIT_TROUBLE;
-}
-
-double seconds_since(const struct timespec *start)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
 }

@@ -1,42 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The kabidiff program, above the library: the command table and its
- * dispatch (commands.c), the exit statuses and usage errors every command
- * shares, and the commands themselves (abidiff/builtin/).  Only this layer
- * calls collectors and the engine together and prints.
+ * The kabidiff program's command line: the command table and its dispatch
+ * (commands.c), the usage errors and diagnostics every command shares, and
+ * the commands themselves (abidiff/builtin/), which run the pipeline
+ * (abidiff/pipeline/) on the inputs their options name.
  */
 #ifndef KABIDIFF_CLI_H
 #define KABIDIFF_CLI_H
 
 #include <stdarg.h>
 #include <stdbool.h>
-#include <time.h>
 
 #include "lib/compiler.h"
 #include "lib/print.h"
-
-/* Exit statuses, the same for every command (see kabidiff(1)). */
-enum {
-	EXIT_OK		= 0,
-	EXIT_BREAK	= 1,	/* the answer is "no": an ABI break, ... */
-	EXIT_TROUBLE	= 2,	/* bad usage, unreadable input, ... */
-};
+#include "pipeline/exit-status.h"
 
 /* Set by the global --json and by each command's own --json. */
 extern bool json_output;
-
-/*
- * print_messages_json() - print diagnostics from now on as one JSON object
- * a line on standard error, {"level":"error","message":"...","file":
- * "x.waivers","line":3} (@on), or as "kabidiff: ..." lines (!@on): JSON
- * when the command prints JSON (--json, --format json), so that whoever
- * reads its output can read its errors.  Usage errors too; the callbacks
- * below, usage_error() and every message printed by the CLI obey it.
- */
-void print_messages_json(bool on);
-
-/* messages_are_json() - whether diagnostics are printed as JSON now. */
-bool messages_are_json(void);
 
 /*
  * run_command_line() - run the command @argv[0] names (argc >= 1) with its
@@ -70,7 +50,7 @@ void cli_setup(void);
 /*
  * print_messages() - the program's kabi_set_print() callback: errors and
  * warnings to stderr, and progress when kabi_print_wants_info(); as text
- * lines or as JSON (print_messages_json()).
+ * lines or as JSON (kabi_print_as_json()).
  */
 void print_messages(enum kabi_print_level level, const char *fmt, va_list ap);
 
@@ -80,9 +60,6 @@ void print_messages(enum kabi_print_level level, const char *fmt, va_list ap);
  */
 void print_errors_only(enum kabi_print_level level, const char *fmt,
 		       va_list ap);
-
-/* seconds_since() - the time since @start, a CLOCK_MONOTONIC reading. */
-double seconds_since(const struct timespec *start);
 
 /* The commands: each gets its own argv (argv[0] is the command name). */
 int do_bisect(int argc, char **argv);

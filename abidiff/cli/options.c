@@ -167,7 +167,7 @@ static bool ambiguous(const struct cli_option *options, size_t n,
 
 /*
  * What getopt_long() says of an option it refuses, when it may not say it
- * itself (messages_are_json()).  A short option's error leaves its letter
+ * itself (kabi_print_is_json()).  A short option's error leaves its letter
  * in optopt, a long one's the option's value when the option is known and
  * 0 when not, and its word at argv[optind - 1].
  */
@@ -211,7 +211,7 @@ int parse_options(const char *cmd, int argc, char **argv,
 				    shortopts);
 	/* 0 starts getopt_long() afresh: each command parses its own argv */
 	optind = 0;
-	opterr = !messages_are_json();
+	opterr = !kabi_print_is_json();
 	while (!result && (c = getopt_long(argc, argv, shortopts, longopts,
 					   NULL)) >= 0) {
 		const struct cli_option *o = find_option(options, n, c);

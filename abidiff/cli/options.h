@@ -75,7 +75,7 @@ enum {
  *
  * With a @usage text, -h and --help print it to standard output.  An
  * unknown option, a missing argument or a handler's refusal is reported
- * with a pointer at --help, as JSON when messages_are_json() once the
+ * with a pointer at --help, as JSON when kabi_print_is_json() once the
  * early options are taken.  Returns the index in @argv of the first
  * operand (the operands are moved to the end, in their order), or
  * PARSE_OPT_HELP or PARSE_OPT_ERROR.

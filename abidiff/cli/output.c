@@ -96,7 +96,7 @@ int json_option(const char *cmd, const struct cli_option *opt,
 		const char *arg)
 {
 	json_output = true;
-	print_messages_json(true);
+	kabi_print_as_json(true);
 	return 0;
 }
 

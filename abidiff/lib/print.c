@@ -10,6 +10,29 @@
 #include "bytes.h"
 #include "print.h"
 
+static bool json_messages;
+
+void kabi_print_as_json(bool on)
+{
+	json_messages = on;
+}
+
+bool kabi_print_is_json(void)
+{
+	return json_messages;
+}
+
+/* The least urgent level passed on: kabi_print_upto(). */
+static enum kabi_print_level passed_upto = KABI_DEBUG;
+
+enum kabi_print_level kabi_print_upto(enum kabi_print_level level)
+{
+	enum kabi_print_level old = passed_upto;
+
+	passed_upto = level;
+	return old;
+}
+
 /* Progress (KABI_INFO) is for a person watching, or asked for. */
 bool kabi_print_wants_info(void)
 {
@@ -119,7 +142,7 @@ void kabi_pr(enum kabi_print_level level, const char *fmt, ...)
 	int saved_errno = errno;
 	va_list ap;
 
-	if (!print_fn)
+	if (!print_fn || level > passed_upto)
 		return;
 	va_start(ap, fmt);
 	if (held)

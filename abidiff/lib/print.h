@@ -36,6 +36,24 @@ typedef void (*kabi_print_fn_t)(enum kabi_print_level level,
 kabi_print_fn_t kabi_set_print(kabi_print_fn_t fn);
 
 /*
+ * kabi_print_as_json() - say whether the installed callback prints each
+ * diagnostic as one JSON object a line on standard error (@on), as a
+ * program's does when its output is JSON (--json, --format json), so that
+ * whoever reads the output can read its errors.  kabi_print_is_json()
+ * tells it to what else writes there: a progress meter keeps off JSON.
+ */
+void kabi_print_as_json(bool on);
+bool kabi_print_is_json(void);
+
+/*
+ * kabi_print_upto() - from now on pass on only diagnostics of @level or a
+ * more urgent one (KABI_DEBUG, the default: all), to mute the warnings of
+ * a step that are another command's product.  Returns the level it
+ * replaces, for the caller to put back.
+ */
+enum kabi_print_level kabi_print_upto(enum kabi_print_level level);
+
+/*
  * kabi_print_wants_info() - whether progress (KABI_INFO) is for someone to
  * read: standard error is a terminal, or KABIDIFF_VERBOSE is set and not
  * "0".  The default callback prints it then, and so should a program's.

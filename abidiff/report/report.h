@@ -25,6 +25,15 @@ enum report_format {
 	REPORT_SARIF,
 };
 
+/* report_format__name() - "text", "json", ... as --format names @format. */
+const char *report_format__name(enum report_format format);
+
+/*
+ * report_format__parse() - the format that --format calls @name, into
+ * @out.  Returns 0 or -EINVAL.
+ */
+int report_format__parse(const char *name, enum report_format *out);
+
 /*
  * What a report shows of the findings (--verdict, --only, --stat).  It
  * narrows what is shown, never what is judged: the summary counts and the

@@ -173,6 +173,26 @@ static void test_hold_and_drop(void **state)
 	kabi_set_print(old);
 }
 
+/* Under kabi_print_upto(KABI_ERROR) only errors reach the callback. */
+static void test_upto_passes_errors_only(void **state)
+{
+	kabi_print_fn_t old = kabi_set_print(record);
+	enum kabi_print_level was;
+
+	calls = 0;
+	was = kabi_print_upto(KABI_ERROR);
+	assert_int_equal(was, KABI_DEBUG);
+	pr_warn("muted");
+	pr_info("muted too");
+	pr_err("passed");
+	assert_int_equal(kabi_print_upto(was), KABI_ERROR);
+	pr_warn("passed again");
+	assert_int_equal(calls, 2);
+	assert_string_equal(got[0], "0:passed");
+	assert_string_equal(got[1], "1:passed again");
+	kabi_set_print(old);
+}
+
 /*
  * On a SOCK_SEQPACKET socket every write() is one record: the first
  * record must be the whole line, escapes and all.
@@ -207,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_silenced),
 		cmocka_unit_test(test_hold_and_replay),
 		cmocka_unit_test(test_hold_and_drop),
+		cmocka_unit_test(test_upto_passes_errors_only),
 		cmocka_unit_test(test_line_in_one_write),
 	};
 

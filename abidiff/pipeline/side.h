@@ -6,8 +6,8 @@
  * snapshots of packages are kept in the cache (snapshots/), keyed by what
  * made them, so a second comparison of the same kernels only diffs.
  */
-#ifndef KABIDIFF_CLI_SIDE_H
-#define KABIDIFF_CLI_SIDE_H
+#ifndef KABIDIFF_PIPELINE_SIDE_H
+#define KABIDIFF_PIPELINE_SIDE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -48,4 +48,4 @@ bool side_concurrent(const char *name);
 int sides_prepare(const char *const *names, size_t nr,
 		  const struct machine_profile *machine);
 
-#endif /* KABIDIFF_CLI_SIDE_H */
+#endif /* KABIDIFF_PIPELINE_SIDE_H */

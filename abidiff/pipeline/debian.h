@@ -6,8 +6,8 @@
  * debian:SERIES[-FLAVOUR] ("debian:6.12") is the series' newest ABI, and
  * a flavour may leave out its architecture ("debian:6.1.0-57-cloud").
  */
-#ifndef KABIDIFF_CLI_DEBIAN_H
-#define KABIDIFF_CLI_DEBIAN_H
+#ifndef KABIDIFF_PIPELINE_DEBIAN_H
+#define KABIDIFF_PIPELINE_DEBIAN_H
 
 #include <stdbool.h>
 
@@ -51,4 +51,4 @@ int debian_kernel__fetch(const struct debian_kernel *k,
 
 void debian_kernel__release(struct debian_kernel *k);
 
-#endif /* KABIDIFF_CLI_DEBIAN_H */
+#endif /* KABIDIFF_PIPELINE_DEBIAN_H */

@@ -4,8 +4,8 @@
  * is read.  Nothing when standard error is no terminal, nor in a process
  * that shares the terminal with another (progress_meter_off()).
  */
-#ifndef KABIDIFF_CLI_PROGRESS_H
-#define KABIDIFF_CLI_PROGRESS_H
+#ifndef KABIDIFF_PIPELINE_PROGRESS_H
+#define KABIDIFF_PIPELINE_PROGRESS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,4 +20,4 @@ void progress_meter_off(void);
 /* progress_meter_on() - whether this process may show one. */
 bool progress_meter_on(void);
 
-#endif /* KABIDIFF_CLI_PROGRESS_H */
+#endif /* KABIDIFF_PIPELINE_PROGRESS_H */

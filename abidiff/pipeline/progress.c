@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "lib/print.h"
 #include "progress.h"
 
 static bool meter_off;
@@ -26,7 +26,7 @@ void progress_deb(void *arg, const char *package, uint64_t done,
 	unsigned int percent = total ? done * 100 / total : 100;
 
 	/* a meter is no JSON object */
-	if (meter_off || messages_are_json() || !isatty(STDERR_FILENO))
+	if (meter_off || kabi_print_is_json() || !isatty(STDERR_FILENO))
 		return;
 	if (package == last_package && percent == last_percent)
 		return;

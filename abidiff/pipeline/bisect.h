@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The bisect engine of 'kabidiff bisect' (bisect.c explains how it works). */
-#ifndef KABIDIFF_CLI_BISECT_H
-#define KABIDIFF_CLI_BISECT_H
+#ifndef KABIDIFF_PIPELINE_BISECT_H
+#define KABIDIFF_PIPELINE_BISECT_H
 
 #include "policy/policy.h"
 #include "judge.h"
@@ -24,4 +24,4 @@ struct bisect_options {
  */
 int bisect_run(const struct bisect_options *o);
 
-#endif /* KABIDIFF_CLI_BISECT_H */
+#endif /* KABIDIFF_PIPELINE_BISECT_H */

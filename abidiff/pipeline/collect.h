@@ -3,8 +3,8 @@
  * Collecting a snapshot: what 'kabidiff collect' reads from its options, and
  * what diff, check and bisect use to collect a build directory on the fly.
  */
-#ifndef KABIDIFF_CLI_COLLECT_H
-#define KABIDIFF_CLI_COLLECT_H
+#ifndef KABIDIFF_PIPELINE_COLLECT_H
+#define KABIDIFF_PIPELINE_COLLECT_H
 
 #include <stdbool.h>
 
@@ -78,15 +78,6 @@ int collect_snapshot(struct snapshot *s, struct collect_inputs *in,
 struct snapshot *collect_build(const char *build_dir,
 			       const struct machine_profile *machine);
 
-struct cli_option;
-
-/*
- * collect_option__machine() - the callback of --machine PROFILE: the
- * profile into *(const struct machine_profile **)@opt->value.
- */
-int collect_option__machine(const char *cmd, const struct cli_option *opt,
-			    const char *arg);
-
 /*
  * collect_docs() - the Documentation/ABI of the tree @dir, or of revision
  * @rev of the git repository @repo when @repo is set, into @s, each What:
@@ -104,13 +95,4 @@ int collect_docs(const char *dir, const char *repo, const char *rev,
 struct snapshot *load_docs_snapshot(const char *dir, const char *repo,
 				    const char *rev, const char *name);
 
-/*
- * parse_repo_rev() - split @spec, "REPO@REV" (--docs-git), at its last '@'
- * into @repo (malloc()ed, the caller frees it) and @rev (inside @repo's
- * allocation).  Returns 0, -EINVAL when a part is missing (reported as a
- * usage error of command @cmd) or -ENOMEM (reported).
- */
-int parse_repo_rev(const char *cmd, const char *spec, char **repo,
-		   const char **rev);
-
-#endif /* KABIDIFF_CLI_COLLECT_H */
+#endif /* KABIDIFF_PIPELINE_COLLECT_H */

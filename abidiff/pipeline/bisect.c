@@ -28,14 +28,15 @@
 
 #include "lib/atomic-file.h"
 #include "lib/bytes.h"
+#include "lib/clock.h"
 #include "lib/fileio.h"
 #include "lib/print.h"
 #include "lib/run-command.h"
 #include "model/snapshot-json.h"
 #include "bisect.h"
 #include "cache.h"
-#include "cli.h"
 #include "collect.h"
+#include "exit-status.h"
 #include "judge.h"
 
 /* The configure-and-build script when no --build-cmd is given. */

@@ -23,9 +23,7 @@
 #include "match/docmatch.h"
 #include "match/what-index.h"
 #include "cache.h"
-#include "cli.h"
 #include "collect.h"
-#include "options.h"
 #include "progress.h"
 
 
@@ -227,28 +225,6 @@ static void release_inputs(struct collect_inputs *in)
 	free(in->docs_repo);
 }
 
-int parse_repo_rev(const char *cmd, const char *spec, char **repo,
-		   const char **rev)
-{
-	char *buf = strdup(spec), *at;
-
-	if (!buf) {
-		pr_err("out of memory");
-		return -ENOMEM;
-	}
-	/* the last '@': a repository's path may hold one, a REV here not */
-	at = strrchr(buf, '@');
-	if (!at || at == buf || !at[1]) {
-		free(buf);
-		usage_error(cmd, "--docs-git takes REPO@REV, not '%s'", spec);
-		return -EINVAL;
-	}
-	*at = '\0';
-	*repo = buf;
-	*rev = at + 1;
-	return 0;
-}
-
 /* Coverage counts attributes (files), as 'undocumented' does. */
 static int compute_coverage(struct snapshot *s)
 {
@@ -297,11 +273,11 @@ static int collect(struct snapshot *s, const struct collect_inputs *in,
 		err = vdso__collect(in->vdso[i], s);
 	if (!err && (in->docs_dir || in->docs_repo)) {
 		/* the docs' warnings belong to 'docs validate': count them */
-		kabi_print_fn_t print = kabi_set_print(print_errors_only);
+		enum kabi_print_level was = kabi_print_upto(KABI_ERROR);
 
 		err = collect_docs(in->docs_dir, in->docs_repo, in->docs_rev,
 				   s, st);
-		kabi_set_print(print);
+		kabi_print_upto(was);
 	}
 	/* the commit the tree was checked out from; --docs-git set its own */
 	if (!err && in->docs_dir)
@@ -347,19 +323,6 @@ static struct snapshot *snapshot_or_null(struct snapshot *s, int err)
 	return NULL;
 }
 
-int collect_option__machine(const char *cmd, const struct cli_option *opt,
-			    const char *arg)
-{
-	const struct machine_profile **machine = opt->value;
-
-	*machine = machine_profile__find(arg);
-	if (*machine)
-		return 0;
-	usage_error(cmd, "--machine is one of %s, not '%s'",
-		    machine_profile__names(), arg);
-	return -EINVAL;
-}
-
 struct snapshot *collect_build(const char *build_dir,
 			       const struct machine_profile *machine)
 {
@@ -385,14 +348,14 @@ struct snapshot *load_docs_snapshot(const char *dir, const char *repo,
 {
 	struct abidocs_stats st = { 0 };
 	struct snapshot *s = snapshot__new();
-	kabi_print_fn_t print;
+	enum kabi_print_level was;
 	int err = -ENOMEM;
 
 	if (s) {
 		/* the entries' warnings belong to 'docs validate' */
-		print = kabi_set_print(print_errors_only);
+		was = kabi_print_upto(KABI_ERROR);
 		err = collect_docs(dir, repo, rev, s, &st);
-		kabi_set_print(print);
+		kabi_print_upto(was);
 	}
 	if (!err)
 		err = snapshot__sort(s, name);

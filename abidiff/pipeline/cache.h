@@ -10,8 +10,8 @@
  * Without $HOME or $XDG_CACHE_HOME there is no cache, rather than one
  * under /tmp that anyone could have made first.
  */
-#ifndef KABIDIFF_CLI_CACHE_H
-#define KABIDIFF_CLI_CACHE_H
+#ifndef KABIDIFF_PIPELINE_CACHE_H
+#define KABIDIFF_PIPELINE_CACHE_H
 
 /*
  * cache_dir() - the folder @sub of the cache, created where missing, in
@@ -20,4 +20,4 @@
  */
 int cache_dir(const char *sub, char **dirp);
 
-#endif /* KABIDIFF_CLI_CACHE_H */
+#endif /* KABIDIFF_PIPELINE_CACHE_H */
