@@ -127,6 +127,24 @@ $(shell mkdir -p $(O))
 $(file >$(FLAGS_FILE),$(FLAGS_NOW))
 endif
 
+# What decides the content of a snapshot collected from packages, which the
+# cache keys it by (pipeline/side.c): the sources of the collectors, the
+# guest agent, the model and library they use, and the pipeline's
+# collecting.  A rebuild that changes none of them keeps the cached
+# snapshots; one that changes any of them collects again.
+COLLECTING_SRCS	:= $(sort $(wildcard abidiff/lib/*.[ch] abidiff/model/*.[ch] \
+		   abidiff/match/*.[ch] abidiff/pipeline/*.[ch] \
+		   collectors/*/*.[ch] guest-agent/*.[ch]))
+COLLECTING_NOW	:= $(firstword $(shell cat $(COLLECTING_SRCS) | sha256sum))
+DIGEST_FILE	:= $(O)/.collecting-digest
+ifneq ($(COLLECTING_NOW),$(file <$(DIGEST_FILE)))
+$(shell mkdir -p $(O))
+$(file >$(DIGEST_FILE),$(COLLECTING_NOW))
+endif
+SIDE_OBJS	:= $(O)/abidiff/pipeline/side.o $(ASAN_O)/abidiff/pipeline/side.o
+$(SIDE_OBJS): $(DIGEST_FILE)
+$(SIDE_OBJS): BASIC_CFLAGS += -DCOLLECTING_DIGEST='"$(COLLECTING_NOW)"'
+
 $(O)/kabidiff: $(CLI_OBJS) $(LIB_OBJS)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 

@@ -6,10 +6,12 @@
  * A snapshot of packages is cached as snapshots/HASH.json beside
  * snapshots/HASH.key, the text it was made from: the packages (name,
  * version, architecture: the build id and modules come with them), the
- * machine profile, the snapshot format and the build ids of this kabidiff
- * and its guest agent, whose code decides what a collection finds.  A hit
- * needs the key file's text to be the same, so two keys that hash alike
- * never share a snapshot.
+ * machine profile, the snapshot format, a digest of the sources that
+ * decide what a collection finds (COLLECTING_DIGEST, which the Makefile
+ * computes: a rebuild of the same collectors keeps the cache) and the
+ * build id of the guest agent that walked the guest.  A hit needs the key
+ * file's text to be the same, so two keys that hash alike never share a
+ * snapshot.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -80,18 +82,17 @@ static void file_build_id(const char *path, char *buf, size_t size)
 /* The text a snapshot of the packages @ids is cached under. */
 static char *cache_key(char *const *ids, const struct machine_profile *machine)
 {
-	char self[BUILD_ID_MAX], agent[BUILD_ID_MAX], *agent_path;
+	char agent[BUILD_ID_MAX], *agent_path;
 
 	agent_path = collect_agent_path();
 	if (!agent_path)
 		return NULL;
-	file_build_id("/proc/self/exe", self, sizeof(self));
 	file_build_id(agent_path, agent, sizeof(agent));
 	free(agent_path);
 	return xasprintf("kabidiff snapshot of Debian packages\n"
-			 "format %d\nkabidiff %s\nagent %s\nmachine %s\n"
+			 "format %d\ncollectors %s\nagent %s\nmachine %s\n"
 			 "image %s\ndbg %s\nsource %s\n",
-			 SNAPSHOT_VERSION, self, agent, machine->name,
+			 SNAPSHOT_VERSION, COLLECTING_DIGEST, agent, machine->name,
 			 ids[KERNEL_IMAGE] ? ids[KERNEL_IMAGE] : "none",
 			 ids[KERNEL_DBG] ? ids[KERNEL_DBG] : "none",
 			 ids[KERNEL_SOURCE] ? ids[KERNEL_SOURCE] : "none");

@@ -8,6 +8,7 @@
 # which chooses the same ABIs and fetches what the cache lacks with
 # apt-get download, prints the report of those by-hand snapshots, byte
 # for byte; a second time it is served by the snapshot cache, and so is a
+# kabidiff of another build id from the same collecting sources, and a
 # directory holding OLD's .deb files in its place.  Downloads about 2.3 GB
 # into the cache unless it has the packages (packages/).
 . "$(dirname "$0")/../lib.sh"
@@ -94,6 +95,17 @@ from_cache() {
 	fi
 }
 from_cache "a second time" debian:6.1 debian:6.12
+# A kabidiff built anew from the same collecting sources has another build
+# id (here stripped of it) but collects the same: the snapshots stay
+# (its agent is the build's, named as the tests' install would)
+objcopy --remove-section=.note.gnu.build-id "$KABIDIFF" "$TMP/kabidiff"
+built=$KABIDIFF
+KABIDIFF=$TMP/kabidiff
+KABIDIFF_AGENT=$TOP/build/kabi-agent-static
+export KABIDIFF_AGENT
+from_cache "a kabidiff of another build id, from the same collectors" \
+	debian:6.1 debian:6.12
+KABIDIFF=$built
 # The directory of OLD's .deb files is the same kernel: its packages are
 # in the cache, and so is the snapshot of them; debian:ABI is too.
 from_cache "the directory of its .deb files as OLD" "$TMP/debs" "debian:$NEW"
