@@ -34,7 +34,7 @@ bool notify__same_address(const char *a, const char *b)
 	return la == lb && !strncasecmp(ma, mb, la);
 }
 
-void notices__free(struct notice *v, size_t nr)
+static void notices__free(struct notice *v, size_t nr)
 {
 	size_t i;
 
@@ -98,8 +98,9 @@ static int add_contacts(struct notice **v, size_t *nr,
 	return err;
 }
 
-const char *finding__declaring_file(const struct judgement *j,
-				   const struct finding *f)
+/* finding_notices.declared_in of finding @f of @j */
+static const char *declaring_file(const struct judgement *j,
+				  const struct finding *f)
 {
 	const struct change *c = f->change;
 	const struct snapshot *s = c->old_ref >= 0 ? j->old : j->new;
@@ -141,16 +142,21 @@ static int add_maintainers(struct notice **v, size_t *nr,
 	return err;
 }
 
-int notify__finding(const struct judgement *j, const struct finding *f,
-		    const struct maintainers *m, struct notice **v, size_t *nr)
+/*
+ * Whom to tell about finding @f of @j into @to, each mailbox once, @m the
+ * tree's MAINTAINERS or NULL.  Returns 0 or -ENOMEM, @to empty then.
+ */
+static int notices_of(const struct judgement *j, const struct finding *f,
+		      const struct maintainers *m, struct finding_notices *to)
 {
 	enum change_part part = change_kind__part(f->change->kind);
-	const char *file = finding__declaring_file(j, f);
+	struct notice **v = &to->v;
+	size_t *nr = &to->nr;
+	const char *file = declaring_file(j, f);
 	char *doc_path = NULL;
 	int err = 0;
 
-	*v = NULL;
-	*nr = 0;
+	to->declared_in = file;
 	if (f->doc && f->doc->contact)
 		err = add_contacts(v, nr, f->doc);
 	if (!err && (part == PART_SYSCALLS || part == PART_TYPES ||
@@ -165,32 +171,6 @@ int notify__finding(const struct judgement *j, const struct finding *f,
 	if (!err && m && file)
 		err = add_maintainers(v, nr, m, file);
 	free(doc_path);
-	if (err) {
-		notices__free(*v, *nr);
-		*v = NULL;
-		*nr = 0;
-	}
-	return err;
-}
-
-int notify__findings(const struct judgement *j, const struct finding *f,
-		     size_t nr_findings, const struct maintainers *m,
-		     struct notice **v, size_t *nr)
-{
-	struct notice *one;
-	size_t i, k, nr_one;
-	int err = 0;
-
-	*v = NULL;
-	*nr = 0;
-	for (i = 0; !err && i < nr_findings; i++) {
-		err = notify__finding(j, &f[i], m, &one, &nr_one);
-		for (k = 0; !err && k < nr_one; k++)
-			err = add_notice(v, nr, one[k].address,
-					 strlen(one[k].address), one[k].why,
-					 one[k].contact);
-		notices__free(one, nr_one);
-	}
 	if (err) {
 		notices__free(*v, *nr);
 		*v = NULL;
@@ -223,7 +203,8 @@ static int add_reason(struct recipient *r, const char *why)
 	return strings__append(&r->why, &r->nr_why, why);
 }
 
-static int tell(struct notify *n, const struct notice *notice,
+/* Tells @notice's recipient about @f, and @notice the finding told before. */
+static int tell(struct notify *n, struct notice *notice,
 		const struct finding *f)
 {
 	struct recipient *r = recipient_of(n, notice->address);
@@ -231,6 +212,7 @@ static int tell(struct notify *n, const struct notice *notice,
 
 	if (!r || add_reason(r, notice->why))
 		return -ENOMEM;
+	notice->prev = r->nr_findings ? r->findings[r->nr_findings - 1] : NULL;
 	slot = ARRAY_APPEND(r->findings, r->nr_findings, r->alloc_findings);
 	if (!slot)
 		return -ENOMEM;
@@ -241,16 +223,21 @@ static int tell(struct notify *n, const struct notice *notice,
 int notify__build(struct notify *n, const struct judgement *j,
 		  const struct maintainers *m)
 {
-	size_t i, k, nr;
-	struct notice *v;
+	size_t i, k;
 	int err = 0;
 
+	n->maintainers = m != NULL;
+	n->findings = calloc(j->nr, sizeof(*n->findings));
+	if (j->nr && !n->findings)
+		return -ENOMEM;
+	n->nr_findings = j->nr;
 	for (i = 0; !err && i < j->nr; i++) {
-		err = notify__finding(j, &j->v[i], m, &v, &nr);
-		for (k = 0; !err && k < nr; k++)
-			err = tell(n, &v[k], &j->v[i]);
-		n->nobody += !err && !nr;
-		notices__free(v, nr);
+		struct finding_notices *to = &n->findings[i];
+
+		err = notices_of(j, &j->v[i], m, to);
+		for (k = 0; !err && k < to->nr; k++)
+			err = tell(n, &to->v[k], &j->v[i]);
+		n->nobody += !err && !to->nr;
 	}
 	return err;
 }
@@ -265,5 +252,8 @@ void notify__release(struct notify *n)
 		free(n->v[i].findings);
 	}
 	free(n->v);
+	for (i = 0; i < n->nr_findings; i++)
+		notices__free(n->findings[i].v, n->findings[i].nr);
+	free(n->findings);
 	memset(n, 0, sizeof(*n));
 }

@@ -18,38 +18,30 @@
 /* Where the kernel's userspace API is discussed (man-pages' list too). */
 #define LINUX_API_LIST	"linux-api@vger.kernel.org"
 
-/*
- * finding__declaring_file() - the source file that declares the type or
- * defines the syscall finding @f of @j is about, as the snapshot that has
- * it (OLD's first) records it; NULL when not known.
- */
-const char *finding__declaring_file(const struct judgement *j,
-				    const struct finding *f);
-
 /* One address to tell about a finding, and why. */
 struct notice {
 	char *address;	/* as written: "linux-pm@vger.kernel.org", "A <a@b>" */
 	char *why;	/* "Contact: of stable/sysfs-module#1" */
 	bool contact;	/* from the doc entry's Contact: */
+	/*
+	 * The last finding before this one that the same mailbox is told
+	 * about, or NULL: of a run of findings, the notices whose @prev is
+	 * outside it name each of their mailboxes once.
+	 */
+	const struct finding *prev;
 };
 
-/*
- * notify__finding() - whom to tell about finding @f of @j, each address
- * once, with @m the tree's MAINTAINERS or NULL: a malloc()ed array of *@nr
- * notices into *@v (NULL when there is none), released with
- * notices__free().  Returns 0 or -ENOMEM.
- */
-int notify__finding(const struct judgement *j, const struct finding *f,
-		    const struct maintainers *m, struct notice **v, size_t *nr);
-void notices__free(struct notice *v, size_t nr);
-
-/*
- * notify__findings() - notify__finding() for the @nr_findings findings at
- * @f together: each address once, with the reason it first had.
- */
-int notify__findings(const struct judgement *j, const struct finding *f,
-		     size_t nr_findings, const struct maintainers *m,
-		     struct notice **v, size_t *nr);
+/* Whom to tell about one finding, each mailbox once, and by what file. */
+struct finding_notices {
+	/*
+	 * The source file that declares the type or defines the syscall the
+	 * finding is about, as the snapshot that has it (OLD's first)
+	 * records it, borrowed from it; NULL when not known.
+	 */
+	const char *declared_in;
+	struct notice *v;
+	size_t nr;
+};
 
 /* An address and what it is told about. */
 struct recipient {
@@ -61,17 +53,23 @@ struct recipient {
 	size_t alloc_findings;
 };
 
+/* Whom to tell about the findings of a judgement, as reports show it. */
 struct notify {
 	struct recipient *v;	/* in the order of their first finding */
 	size_t nr;
 	size_t alloc;
+	struct finding_notices *findings;	/* [i]: of the judgement's v[i] */
+	size_t nr_findings;
 	size_t nobody;		/* findings with no one to tell */
+	bool maintainers;	/* MAINTAINERS was asked, as well as the entries */
 };
 
 /*
- * notify__build() - the recipients of the findings of @j into @n (zeroed
- * by the caller), @m as for notify__finding().  Returns 0 or -ENOMEM;
- * release @n with notify__release() either way.
+ * notify__build() - whom to tell about each finding of @j and what to tell
+ * each recipient, into @n (zeroed by the caller), with @m the tree's
+ * MAINTAINERS or NULL.  Reports print @n as it is: to show fewer findings,
+ * build it of a judgement of those only.  Returns 0 or -ENOMEM; release
+ * @n with notify__release() either way.
  */
 int notify__build(struct notify *n, const struct judgement *j,
 		  const struct maintainers *m);

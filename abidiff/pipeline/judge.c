@@ -234,6 +234,7 @@ static int render_notify(const struct judgement *all,
 			 const struct maintainers *m)
 {
 	struct report_filter filter = o->filter;
+	struct notify n = { 0 };
 	struct judgement j;
 	int err;
 
@@ -241,7 +242,10 @@ static int render_notify(const struct judgement *all,
 		filter.verdict = VERDICT_WARN;
 	err = report_filter__apply(&filter, all, &j);
 	if (!err)
-		err = show_report_notify(&j, m, stdout);
+		err = notify__build(&n, &j, m);
+	if (!err)
+		err = show_report_notify(&j, &n, stdout);
+	notify__release(&n);
 	free(j.v);
 	return err;
 }
@@ -250,17 +254,20 @@ static int render_report(const struct judgement *all,
 			 const struct diff_options *o,
 			 const struct maintainers *m)
 {
+	struct notify n = { 0 };
 	struct judgement j;
 	int err = report_filter__apply(&o->filter, all, &j);
 
+	if (!err)
+		err = notify__build(&n, &j, m);
 	if (err)
-		return err;
+		goto out_release;
 	switch (o->format) {
 	case REPORT_JSON:
-		err = show_report_json(&j, &o->filter, m, stdout);
+		err = show_report_json(&j, &o->filter, &n, stdout);
 		break;
 	case REPORT_MARKDOWN:
-		err = show_report_markdown(&j, &o->filter, m, stdout);
+		err = show_report_markdown(&j, &o->filter, &n, stdout);
 		break;
 	case REPORT_KTAP:
 		err = show_report_ktap(&j, &o->filter, stdout);
@@ -272,11 +279,13 @@ static int render_report(const struct judgement *all,
 		err = show_report_sarif(&j, &o->filter, stdout);
 		break;
 	default:
-		err = show_report_text(&j, &o->filter, m, stdout, o->colour < 0 ?
+		err = show_report_text(&j, &o->filter, &n, stdout, o->colour < 0 ?
 				       isatty(STDOUT_FILENO) && !no_color() :
 				       o->colour);
 		break;
 	}
+out_release:
+	notify__release(&n);
 	free(j.v);
 	return err;
 }

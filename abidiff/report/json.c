@@ -63,31 +63,26 @@ static json_t *instances_json(const struct change *c)
 	return arr;
 }
 
-/* Whom to tell about @f: [{"address", "why"}...]; NULL (ENOMEM). */
-static json_t *notify_json(const struct judgement *j, const struct finding *f,
-			   const struct maintainers *m)
+/* Whom to tell about a finding: [{"address", "why"}...]; NULL (ENOMEM). */
+static json_t *notify_json(const struct finding_notices *to)
 {
-	struct notice *v;
-	size_t i, nr;
-	json_t *arr;
+	json_t *arr = json_array();
+	size_t i;
 
-	if (notify__finding(j, f, m, &v, &nr))
-		return NULL;
-	arr = json_array();
-	for (i = 0; arr && i < nr; i++) {
+	for (i = 0; arr && i < to->nr; i++) {
 		if (json_array_append_new(arr, json_pack("{s:o, s:o}",
-							 "address", jstr__new(v[i].address),
-							 "why", jstr__new(v[i].why)))) {
+							 "address", jstr__new(to->v[i].address),
+							 "why", jstr__new(to->v[i].why)))) {
 			json_decref(arr);
 			arr = NULL;
 		}
 	}
-	notices__free(v, nr);
 	return arr;
 }
 
+/* Finding @f of @j, @to whom to tell about it. */
 static json_t *finding_json(const struct judgement *j, const struct finding *f,
-			    const struct maintainers *m)
+			    const struct finding_notices *to)
 {
 	const struct change *c = f->change;
 	json_t *obj;
@@ -100,8 +95,8 @@ static json_t *finding_json(const struct judgement *j, const struct finding *f,
 			 "subject", jstr__new(c->subject),
 			 "old", jstr_or_null(c->old), "new", jstr_or_null(c->new),
 			 "doc", doc_json(f->doc),
-			 "declared_in", jstr_or_null(finding__declaring_file(j, f)),
-			 "notify", notify_json(j, f, m),
+			 "declared_in", jstr_or_null(to->declared_in),
+			 "notify", notify_json(to),
 			 "removal_ahead", f->removal_ahead,
 			 "waiver", waiver_json(j, f->waiver));
 	/* only on a change about several nodes, see report.schema.json */
@@ -203,14 +198,16 @@ static json_t *stat_json(const struct judgement *j)
 
 static json_t *report_json(const struct judgement *j,
 			   const struct report_filter *filter,
-			   const struct maintainers *m)
+			   const struct notify *n)
 {
 	bool stat = filter && filter->stat;
 	json_t *findings = json_array(), *root;
 	size_t i;
 
 	for (i = 0; !stat && findings && i < j->nr; i++) {
-		if (json_array_append_new(findings, finding_json(j, &j->v[i], m))) {
+		json_t *f = finding_json(j, &j->v[i], &n->findings[i]);
+
+		if (json_array_append_new(findings, f)) {
 			json_decref(findings);
 			return NULL;
 		}
@@ -247,9 +244,9 @@ static json_t *report_json(const struct judgement *j,
 
 int show_report_json(const struct judgement *j,
 		     const struct report_filter *filter,
-		     const struct maintainers *m, FILE *out)
+		     const struct notify *n, FILE *out)
 {
-	json_t *root = report_json(j, filter, m);
+	json_t *root = report_json(j, filter, n);
 	int err = !root || json_dumpf(root, out, JSON_INDENT(2)) ||
 		  fputc('\n', out) == EOF;
 

@@ -179,18 +179,15 @@ static int show_entries(FILE *out, const struct judgement *j)
 }
 
 /* Whom to tell, with why and how many findings, as --notify says. */
-static int show_recipients(FILE *out, const struct judgement *j,
-			   const struct maintainers *m)
+static void show_recipients(FILE *out, const struct notify *n)
 {
-	struct notify n = { 0 };
 	size_t i, k;
-	int err = notify__build(&n, j, m);
 
-	if (!err && n.nr)
+	if (n->nr)
 		fputs("\n### Whom to notify\n\n| recipient | findings | why |\n|---|---:|---|\n",
 		      out);
-	for (i = 0; !err && i < n.nr; i++) {
-		const struct recipient *r = &n.v[i];
+	for (i = 0; i < n->nr; i++) {
+		const struct recipient *r = &n->v[i];
 		char why[4096];
 		size_t len = 0;
 
@@ -204,8 +201,6 @@ static int show_recipients(FILE *out, const struct judgement *j,
 		show_cell(out, why);
 		fputc('\n', out);
 	}
-	notify__release(&n);
-	return err;
 }
 
 /* --stat: one table row per part, kind, level and verdict. */
@@ -254,7 +249,7 @@ static void show_header(const struct judgement *j, FILE *out)
 
 int show_report_markdown(const struct judgement *j,
 			 const struct report_filter *filter,
-			 const struct maintainers *m, FILE *out)
+			 const struct notify *n, FILE *out)
 {
 	static const char * const titles[VERDICT_COUNT] = {
 		[VERDICT_BREAK] = "Break", [VERDICT_WARN] = "Warn",
@@ -295,9 +290,8 @@ int show_report_markdown(const struct judgement *j,
 		prev = f;
 	}
 	err = show_entries(out, j);
-	if (!err)
-		err = show_recipients(out, j, m);
 	if (err)
 		return err;
+	show_recipients(out, n);
 	return ferror(out) ? -EIO : 0;
 }

@@ -37,35 +37,30 @@ static void show_recipient(FILE *out, const struct recipient *r)
 	}
 }
 
-int show_report_notify(const struct judgement *j,
-		       const struct maintainers *m, FILE *out)
+int show_report_notify(const struct judgement *j, const struct notify *n,
+		       FILE *out)
 {
-	struct notify n = { 0 };
 	char buf[512];
 	size_t i;
-	int err = notify__build(&n, j, m);
 
-	if (err || !j->nr)
-		goto out;
+	if (!j->nr)
+		return 0;
 	fputs("kabidiff: ", out);
 	fputs_quoted(report_side(buf, sizeof(buf), j->old, j->old_name), out);
 	fputs(" -> ", out);
 	fputs_quoted(report_side(buf, sizeof(buf), j->new, j->new_name), out);
 	fputs("\nTo: ", out);
-	for (i = 0; i < n.nr; i++) {
+	for (i = 0; i < n->nr; i++) {
 		if (i)
 			fputs(", ", out);
-		fputs_escaped(n.v[i].address, out);
+		fputs_escaped(n->v[i].address, out);
 	}
 	fputc('\n', out);
-	for (i = 0; i < n.nr; i++)
-		show_recipient(out, &n.v[i]);
-	if (n.nobody)
+	for (i = 0; i < n->nr; i++)
+		show_recipient(out, &n->v[i]);
+	if (n->nobody)
 		fprintf(out, "\nno one to tell about %zu finding%s: undocumented, or the entry names no Contact:%s\n",
-			n.nobody, n.nobody == 1 ? "" : "s",
-			m ? "" : " (--maintainers FILE may name more)");
-	err = ferror(out) ? -EIO : 0;
-out:
-	notify__release(&n);
-	return err;
+			n->nobody, n->nobody == 1 ? "" : "s",
+			n->maintainers ? "" : " (--maintainers FILE may name more)");
+	return ferror(out) ? -EIO : 0;
 }

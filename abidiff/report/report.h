@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Reports: the judged changes rendered in one format.  Renderers only
- * print; every decision was made by the diff and the policy.
+ * print; every decision was made by the diff and the policy, and whom to
+ * tell about each finding by notify__build().
  */
 #ifndef KABIDIFF_REPORT_H
 #define KABIDIFF_REPORT_H
@@ -93,12 +94,13 @@ int report_stat(const struct judgement *j, struct report_stat_row **rows,
  * then level, each with its subject, old -> new, documentation entry and
  * whom to tell, and a summary line; nothing at all when there is nothing to report.  @j
  * holds the findings @filter (NULL: none) shows; with @filter->stat,
- * their counts replace them.  @colour adds terminal colours.  Returns 0
- * or -EIO.
+ * their counts replace them.  @n is whom to tell about them,
+ * notify__build() of @j.  @colour adds terminal colours.  Returns 0 or
+ * -EIO.
  */
 int show_report_text(const struct judgement *j,
 		     const struct report_filter *filter,
-		     const struct maintainers *m, FILE *out, bool colour);
+		     const struct notify *n, FILE *out, bool colour);
 
 /*
  * The report header (header.c), the same words in every format.
@@ -134,30 +136,30 @@ char *report_rules(char *buf, size_t size, const struct judgement *j);
 
 /*
  * show_report_json() - the report of docs/report.schema.json, @j, @filter
- * and @m as for show_report_text(); a narrowed one says so in its
+ * and @n as for show_report_text(); a narrowed one says so in its
  * "filter" record.  0 or -EIO.
  */
 int show_report_json(const struct judgement *j,
 		     const struct report_filter *filter,
-		     const struct maintainers *m, FILE *out);
+		     const struct notify *n, FILE *out);
 
 /*
  * show_report_markdown() - for a review mail or a merge request, @j,
- * @filter and @m as for show_report_text(): a table per verdict, then the
+ * @filter and @n as for show_report_text(): a table per verdict, then the
  * doc entries with their Contact: and Users:, then whom to tell.  0 or
  * -EIO.
  */
 int show_report_markdown(const struct judgement *j,
 			 const struct report_filter *filter,
-			 const struct maintainers *m, FILE *out);
+			 const struct notify *n, FILE *out);
 
 /*
  * show_report_notify() - --notify: the header's first line, a "To:" line
  * of every recipient of @j's findings, then each recipient with why and
- * the findings to look at; @m as for show_report_text().  0 or -EIO.
+ * the findings to look at; @n as for show_report_text().  0 or -EIO.
  */
-int show_report_notify(const struct judgement *j,
-		       const struct maintainers *m, FILE *out);
+int show_report_notify(const struct judgement *j, const struct notify *n,
+		       FILE *out);
 
 /*
  * The reports for CI systems, @j and @filter as for show_report_text()

@@ -138,32 +138,45 @@ static size_t show_doc(FILE *out, const struct judgement *j, size_t i,
 }
 
 /*
- * Whom to tell about the findings from @i to @end, when that is more than
- * the Contact: above says: under their doc entry, or under a finding
- * without one.
+ * Whether @v is the first notice of its mailbox among the findings of @j
+ * from @i on (up to its own).
  */
-static int show_notify(FILE *out, const struct judgement *j, size_t i,
-		       size_t end, const struct maintainers *m)
+static bool first_notice(const struct judgement *j, size_t i,
+			 const struct notice *v)
 {
-	struct notice *v;
-	size_t k, nr, others = 0;
-	int err = notify__findings(j, &j->v[i], end - i, m, &v, &nr);
+	return !v->prev || v->prev < &j->v[i];
+}
 
-	if (err)
-		return err;
-	for (k = 0; k < nr; k++)
-		others += !v[k].contact;
-	if (others) {
-		fprintf(out, "%*s%-9s", j->v[i].doc ? 2 : 6, "", "notify:");
-		for (k = 0; k < nr; k++) {
-			if (k)
+/*
+ * Whom to tell about the findings from @i to @end, each mailbox once as
+ * first written, when that is more than the Contact: above says: under
+ * their doc entry, or under a finding without one.
+ */
+static void show_notify(FILE *out, const struct judgement *j,
+			const struct notify *n, size_t i, size_t end)
+{
+	const struct finding_notices *to = n->findings;
+	bool others = false, first = true;
+	size_t k, l;
+
+	for (k = i; k < end; k++)
+		for (l = 0; l < to[k].nr; l++)
+			others |= first_notice(j, i, &to[k].v[l]) &&
+				  !to[k].v[l].contact;
+	if (!others)
+		return;
+	fprintf(out, "%*s%-9s", j->v[i].doc ? 2 : 6, "", "notify:");
+	for (k = i; k < end; k++) {
+		for (l = 0; l < to[k].nr; l++) {
+			if (!first_notice(j, i, &to[k].v[l]))
+				continue;
+			if (!first)
 				fputs(", ", out);
-			fputs_escaped(v[k].address, out);
+			fputs_escaped(to[k].v[l].address, out);
+			first = false;
 		}
-		fputc('\n', out);
 	}
-	notices__free(v, nr);
-	return 0;
+	fputc('\n', out);
 }
 
 /*
@@ -275,7 +288,7 @@ static int show_stat(const struct judgement *j, FILE *out, bool colour)
 
 int show_report_text(const struct judgement *j,
 		     const struct report_filter *filter,
-		     const struct maintainers *m, FILE *out, bool colour)
+		     const struct notify *n, FILE *out, bool colour)
 {
 	const struct finding *prev = NULL;
 	size_t i, entries = 0, total = report_total(j);
@@ -306,15 +319,14 @@ int show_report_text(const struct judgement *j,
 			size_t end = doc_group_end(j, i);
 
 			entries = show_doc(out, j, i, end);
-			err = f->doc ? show_notify(out, j, i, end, m) : 0;
+			if (f->doc)
+				show_notify(out, j, n, i, end);
 		}
 		show_finding(j, f, entries > 1 &&
 			     change_kind__part(f->change->kind) != PART_DOCS, out);
 		/* undocumented findings of all parts: each its own */
-		if (!err && !f->doc)
-			err = show_notify(out, j, i, i + 1, m);
-		if (err)
-			return err;
+		if (!f->doc)
+			show_notify(out, j, n, i, i + 1);
 		prev = f;
 	}
 	if (total)

@@ -24,6 +24,7 @@
 #include "lib/print.h"
 #include "model/json-arena.h"
 #include "model/snapshot-json.h"
+#include "notify/notify.h"
 #include "policy/policy.h"
 #include "report/report.h"
 
@@ -55,6 +56,7 @@ static void judge_and_render(const struct snapshot *old,
 			     const struct snapshot *new, bool same)
 {
 	struct judgement j = { 0 };
+	struct notify n = { 0 };
 	struct diff d = { 0 };
 	struct policy p;
 	FILE *null = fopen("/dev/null", "w");
@@ -76,10 +78,12 @@ static void judge_and_render(const struct snapshot *old,
 	if (j.count[VERDICT_NOTE] + j.count[VERDICT_WARN] +
 	    j.count[VERDICT_BREAK] + j.waived != d.nr)
 		abort();
-	if (show_report_text(&j, NULL, NULL, null, true) ||
-	    show_report_json(&j, NULL, NULL, null) ||
-	    show_report_markdown(&j, NULL, NULL, null))
+	if (notify__build(&n, &j, NULL) ||
+	    show_report_text(&j, NULL, &n, null, true) ||
+	    show_report_json(&j, NULL, &n, null) ||
+	    show_report_markdown(&j, NULL, &n, null))
 		abort();
+	notify__release(&n);
 	fclose(null);
 	judgement__release(&j);
 	diff__release(&d);

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "diff/diff.h"
+#include "notify/notify.h"
 #include "policy/policy.h"
 #include "report/report.h"
 
@@ -253,6 +254,7 @@ static void test_undocumented_shapes(void **state)
 /* A report of @p by the default policy, in @format, as a string. */
 static char *render(struct pair *p, int format, struct judgement *j)
 {
+	struct notify n = { 0 };
 	struct policy pol;
 	char *buf = NULL;
 	size_t len = 0;
@@ -264,13 +266,15 @@ static char *render(struct pair *p, int format, struct judgement *j)
 	assert_int_equal(policy__judge(&pol, NULL, p->old, p->new, &p->d, j), 0);
 	j->old_name = "old.json";
 	j->new_name = "new.json";
+	assert_int_equal(notify__build(&n, j, NULL), 0);
 	if (format == 0)
-		assert_int_equal(show_report_text(j, NULL, NULL, out, false), 0);
+		assert_int_equal(show_report_text(j, NULL, &n, out, false), 0);
 	else if (format == 1)
-		assert_int_equal(show_report_json(j, NULL, NULL, out), 0);
+		assert_int_equal(show_report_json(j, NULL, &n, out), 0);
 	else
-		assert_int_equal(show_report_markdown(j, NULL, NULL, out), 0);
+		assert_int_equal(show_report_markdown(j, NULL, &n, out), 0);
 	fclose(out);
+	notify__release(&n);
 	judgement__release(j);
 	return buf;
 }
