@@ -131,8 +131,8 @@ $(O)/kabidiff: $(CLI_OBJS) $(LIB_OBJS)
 
 # The guest agent: static for the guest's initramfs, and for the host
 # (kabi-agent --root DIR) in tests.  It links nothing but libc.
-AGENT_OBJS	:= $(O)/guest-agent/agent.o $(O)/guest-agent/walk.o \
-		   $(O)/guest-agent/coldplug.o
+AGENT_OBJS	:= $(addprefix $(O)/guest-agent/,agent.o pid1.o watchdog.o value.o \
+			stream-writer.o say.o walk.o coldplug.o)
 
 $(O)/kabi-agent: $(AGENT_OBJS)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
