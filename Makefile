@@ -81,7 +81,8 @@ COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
 			initramfs.c unpack.c boot.c) \
 		   guest-agent/walk.c \
 		   $(addprefix collectors/dwarf/,elf.c source-tree.c types.c) \
-		   $(addprefix collectors/vmlinux/,kimage.c syscall-switch.c vmlinux.c) \
+		   $(addprefix collectors/vmlinux/,kimage.c syscall-switch.c abi.c dispatch.c \
+			tbl.c dwarf-args.c ftrace.c cross-check.c identity.c vmlinux.c) \
 		   collectors/vdso/vdso.c \
 		   collectors/bzimage/bzimage.c \
 		   $(addprefix collectors/debian/,deb.c packages.c)
