@@ -81,7 +81,8 @@ COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
 			initramfs.c unpack.c boot.c) \
 		   guest-agent/walk.c \
 		   $(addprefix collectors/dwarf/,elf.c source-tree.c types.c) \
-		   $(addprefix collectors/vmlinux/,kimage.c syscall-switch.c vmlinux.c) \
+		   $(addprefix collectors/vmlinux/,kimage.c syscall-switch.c abi.c dispatch.c \
+			tbl.c dwarf-args.c ftrace.c cross-check.c identity.c vmlinux.c) \
 		   collectors/vdso/vdso.c \
 		   collectors/bzimage/bzimage.c \
 		   $(addprefix collectors/debian/,deb.c packages.c)
@@ -151,8 +152,8 @@ $(O)/kabidiff: $(CLI_OBJS) $(LIB_OBJS)
 
 # The guest agent: static for the guest's initramfs, and for the host
 # (kabi-agent --root DIR) in tests.  It links nothing but libc.
-AGENT_OBJS	:= $(O)/guest-agent/agent.o $(O)/guest-agent/walk.o \
-		   $(O)/guest-agent/coldplug.o
+AGENT_OBJS	:= $(addprefix $(O)/guest-agent/,agent.o pid1.o watchdog.o value.o \
+			stream-writer.o say.o walk.o coldplug.o)
 
 $(O)/kabi-agent: $(AGENT_OBJS)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^

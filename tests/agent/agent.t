@@ -22,8 +22,7 @@ build_agent() {
 	out=$1
 	shift
 	# shellcheck disable=SC2086 # $WARN is a list of flags
-	gcc $WARN "$@" -o "$out" "$TOP/guest-agent/agent.c" \
-		"$TOP/guest-agent/walk.c" >"$TMP/cc.err" 2>&1
+	gcc $WARN "$@" -o "$out" "$TOP"/guest-agent/*.c >"$TMP/cc.err" 2>&1
 	is "$?:$(cat "$TMP/cc.err")" "0:" "${out##*/} builds with no warning ($*)"
 }
 
