@@ -147,6 +147,15 @@ reviewed() {
 	return 1
 }
 
+# series_abis SERIES: the ABIs of Debian's SERIES (6.1, 6.12) the archive
+# has, one a line, oldest first: the last is the one "kabidiff
+# debian:SERIES" chooses (tests/cache-lib.sh's series_abi, which runs
+# apt-get update if apt knows none); nothing, and why on stderr, if it has
+# none.  A test names a series, not an ABI the archive will drop.
+series_abis() {
+	(. "$TOP/tests/cache-lib.sh" && series_abi "$1" >/dev/null && debian_abis "$1")
+}
+
 # missing_input REASON: an input this script needs could not be had (a
 # download, an unpacked tree, a built kernel): one failing test that says
 # so, and the script ends there; the other scripts still run.
