@@ -132,9 +132,11 @@ not_built() {
 }
 
 # tree_version TREE: the version of the linux-source package that
-# tests/kernel-tree.sh unpacked TREE from (its marker file says it)
+# tests/kernel-tree.sh unpacked TREE from (its marker file says it: "SIZE
+# MTIME VERSION" of an installed tarball, "apt-get download
+# PACKAGE=VERSION" of a downloaded one)
 tree_version() {
-	cut -d' ' -f3 "$1/.kabidiff-unpacked"
+	sed 's/.* //; s/^.*=//' "$1/.kabidiff-unpacked"
 }
 
 # reviewed INPUT VERSION REVIEWED: whether this run's INPUT (a package) is
