@@ -195,3 +195,18 @@ done_testing() {
 	[ "$tap_failed" -eq 0 ]
 	exit
 }
+
+# KABIDIFF_TEST_HIDE_ABIS="6.1.0-57 ...": Debian's archive answers, to the
+# tests and to the kabidiff they run, as if those ABIs were gone, through
+# tests/moved-archive/ first in PATH and a cache of their own
+# (tests/moved-archive.sh).
+if [ -n "${KABIDIFF_TEST_HIDE_ABIS-}" ]; then
+	KABIDIFF_CACHE=$("$TOP/tests/moved-archive.sh" --cache) ||
+		missing_input "could not set up the cache for KABIDIFF_TEST_HIDE_ABIS=$KABIDIFF_TEST_HIDE_ABIS (tests/moved-archive.sh)"
+	case :$PATH: in
+	*:"$TOP/tests/moved-archive":*) ;;
+	*) PATH=$TOP/tests/moved-archive:$PATH ;;
+	esac
+	export PATH KABIDIFF_CACHE KABIDIFF_TEST_HIDE_ABIS
+	echo "# Debian's archive as if it no longer had $KABIDIFF_TEST_HIDE_ABIS (KABIDIFF_TEST_HIDE_ABIS); the cache is $KABIDIFF_CACHE"
+fi
