@@ -37,13 +37,18 @@ as_root() {
 	fi
 }
 
-# newest_abi SERIES: the newest ABI of Debian's SERIES (6.1, 6.12) that
-# apt-cache knows an amd64 image of (6.1.0-57, 6.12.118+deb12), as
-# "kabidiff debian:SERIES" chooses it; nothing if it knows none
-newest_abi() {
+# debian_abis SERIES: the ABIs of Debian's SERIES (6.1, 6.12) that
+# apt-cache knows an amd64 image of, oldest first; nothing if it knows none
+debian_abis() {
 	apt-cache pkgnames "linux-image-$1." |
 		sed -n "s/^linux-image-\($(printf '%s' "$1" | sed 's/\./\\./g')\.[0-9]*\(-[0-9]*\|+deb[0-9]*\)\)-amd64-unsigned\$/\1/p" |
-		sort -V | tail -n 1
+		sort -V
+}
+
+# newest_abi SERIES: the newest of them (6.1.0-57, 6.12.118+deb12 when
+# this was written), as "kabidiff debian:SERIES" chooses it
+newest_abi() {
+	debian_abis "$1" | tail -n 1
 }
 
 # series_abi SERIES: newest_abi, after apt-get update if apt-cache knows

@@ -31,11 +31,13 @@
 # again (kabidiff collect -o writes it atomically); and so it is when this
 # script is newer than it.
 #
-# With --report, also $CACHE/upgrade/report.txt (kabidiff diff --color
-# never) and $CACHE/upgrade/report.json (--format json), made again when
-# older than the snapshots or the binary, written to a temporary file and
-# renamed; their paths are printed after the snapshots', and the summary
-# line and the breaks by kind and level go to stderr.
+# With --report, also $CACHE/upgrade/report-OLD-ABI-NEW-ABI.txt (kabidiff
+# diff --color never) and .json (--format json), made again when older
+# than the snapshots or the binary, written to a temporary file and
+# renamed (named by the pair: a report newer than both snapshots of
+# another pair is not theirs); their paths are printed after the
+# snapshots', and the summary line and the breaks by kind and level go to
+# stderr.
 #
 # Environment:
 #   KABIDIFF        the kabidiff binary (default build/kabidiff of this
@@ -181,10 +183,11 @@ if [ -n "$report" ]; then
 		fi
 		printf '%s\n' "$f"
 	}
-	make_report "$OUT/report.txt" --color=never
-	make_report "$OUT/report.json" --format json
-	say "summary: $(tail -n 1 "$OUT/report.txt")"
-	python3 - "$OUT/report.json" >&2 <<'PY' || say "could not count the breaks of $OUT/report.json"
+	pair=$OUT/report-$OLD_ABI-$NEW_ABI
+	make_report "$pair.txt" --color=never
+	make_report "$pair.json" --format json
+	say "summary: $(tail -n 1 "$pair.txt")"
+	python3 - "$pair.json" >&2 <<'PY' || say "could not count the breaks of $pair.json"
 import collections, json, sys
 r = json.load(open(sys.argv[1]))
 breaks = collections.Counter((f["kind"], f["level"]) for f in r["findings"]

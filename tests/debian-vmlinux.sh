@@ -29,14 +29,15 @@
 # vmlinux-6.12.118+deb12-amd64, ...).
 #
 # Environment:
-#   KABIDIFF_DEBIAN_ABI=6.1.0-47  the ABI to fetch, in either of Debian's
-#                                 name forms: 6.1.0-N (bookworm's 6.1) or
-#                                 6.12.118+deb12 (6.12 from bookworm's
-#                                 security archive), or a series (6.1,
+#   KABIDIFF_DEBIAN_ABI=6.12      the kernel to fetch: a series (6.1,
 #                                 6.12) for its newest amd64 ABI that
 #                                 apt-cache knows (apt-get update is run,
 #                                 through sudo when not root, if it knows
-#                                 none); by default 6.1.
+#                                 none), by default 6.1; or an ABI in
+#                                 either of Debian's name forms, 6.1.0-N
+#                                 (bookworm's 6.1) or 6.12.N+deb12 (6.12
+#                                 from bookworm's security archive), which
+#                                 the archive drops after a few updates.
 #   KABIDIFF_KEEP_DEB=1           keep the .deb in $CACHE/debian/ (a kept one
 #                                 is used instead of downloading again, and
 #                                 removed by a later run without this).
@@ -102,20 +103,20 @@ esac
 [ $# -eq 0 ] || usage 2
 
 ABI=${KABIDIFF_DEBIAN_ABI:-6.1}
+# A series (6.1), or 6.1.0-57 (the ABI number after the dash) or
+# 6.12.118+deb12 (the upstream version and the suite).  The case rejects a
+# newline, which grep -x would let through as two lines.
+case $ABI in
+*[!0-9a-z.+-]*) abi_ok= ;;
+*) abi_ok=$(printf '%s\n' "$ABI" |
+	grep -Ex '[0-9]+\.[0-9]+(\.[0-9]+(-[0-9]+|\+deb[0-9]+))?') || abi_ok= ;;
+esac
+[ -n "$abi_ok" ] ||
+	die "KABIDIFF_DEBIAN_ABI must be a series such as 6.1 or 6.12, or an ABI such as 6.1.0-57 or 6.12.118+deb12, not '$ABI'"
 case $ABI in
 *.*.*) ;;
 *) ABI=$(series_abi "$ABI") ;;
 esac
-# 6.1.0-47 (the ABI number after the dash) or 6.12.118+deb12 (the upstream
-# version and the suite).  The case rejects a newline, which grep -x would
-# let through as two lines.
-case $ABI in
-*[!0-9a-z.+-]*) abi_ok= ;;
-*) abi_ok=$(printf '%s\n' "$ABI" |
-	grep -Ex '[0-9]+\.[0-9]+\.[0-9]+(-[0-9]+|\+deb[0-9]+)') || abi_ok= ;;
-esac
-[ -n "$abi_ok" ] ||
-	die "KABIDIFF_DEBIAN_ABI must look like 6.1.0-47 or 6.12.118+deb12, not '$ABI'"
 
 # What to take: MEMBER, the one file, and with --vdso or --modules EXTRA,
 # more members, which go into EXTRA_DIR.  The extra members come last in

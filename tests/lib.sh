@@ -132,9 +132,11 @@ not_built() {
 }
 
 # tree_version TREE: the version of the linux-source package that
-# tests/kernel-tree.sh unpacked TREE from (its marker file says it)
+# tests/kernel-tree.sh unpacked TREE from (its marker file says it: "SIZE
+# MTIME VERSION" of an installed tarball, "apt-get download
+# PACKAGE=VERSION" of a downloaded one)
 tree_version() {
-	cut -d' ' -f3 "$1/.kabidiff-unpacked"
+	sed 's/.* //; s/^.*=//' "$1/.kabidiff-unpacked"
 }
 
 # reviewed INPUT VERSION REVIEWED: whether this run's INPUT (a package) is
@@ -145,6 +147,15 @@ reviewed() {
 	[ "$2" = "$3" ] && return 0
 	echo "# $1 is $2 here, not $3, the version the exact expectations were reviewed on: they are not checked"
 	return 1
+}
+
+# series_abis SERIES: the ABIs of Debian's SERIES (6.1, 6.12) the archive
+# has, one a line, oldest first: the last is the one "kabidiff
+# debian:SERIES" chooses (tests/cache-lib.sh's series_abi, which runs
+# apt-get update if apt knows none); nothing, and why on stderr, if it has
+# none.  A test names a series, not an ABI the archive will drop.
+series_abis() {
+	(. "$TOP/tests/cache-lib.sh" && series_abi "$1" >/dev/null && debian_abis "$1")
 }
 
 # missing_input REASON: an input this script needs could not be had (a
@@ -184,3 +195,18 @@ done_testing() {
 	[ "$tap_failed" -eq 0 ]
 	exit
 }
+
+# KABIDIFF_TEST_HIDE_ABIS="6.1.0-57 ...": Debian's archive answers, to the
+# tests and to the kabidiff they run, as if those ABIs were gone, through
+# tests/moved-archive/ first in PATH and a cache of their own
+# (tests/moved-archive.sh).
+if [ -n "${KABIDIFF_TEST_HIDE_ABIS-}" ]; then
+	KABIDIFF_CACHE=$("$TOP/tests/moved-archive.sh" --cache) ||
+		missing_input "could not set up the cache for KABIDIFF_TEST_HIDE_ABIS=$KABIDIFF_TEST_HIDE_ABIS (tests/moved-archive.sh)"
+	case :$PATH: in
+	*:"$TOP/tests/moved-archive":*) ;;
+	*) PATH=$TOP/tests/moved-archive:$PATH ;;
+	esac
+	export PATH KABIDIFF_CACHE KABIDIFF_TEST_HIDE_ABIS
+	echo "# Debian's archive as if it no longer had $KABIDIFF_TEST_HIDE_ABIS (KABIDIFF_TEST_HIDE_ABIS); the cache is $KABIDIFF_CACHE"
+fi

@@ -5,10 +5,10 @@
 # syscalls and grown types; 4,000 doc entries, about what linux-source-6.1
 # has), next to GNU diff -u on the same two files, the textual comparison
 # one would do without kabidiff.  Then the same on two real snapshots,
-# Debian's 6.1.0-57 and 6.12.118+deb12, which tests/debian-upgrade.sh
-# keeps in the cache (collecting them first when they are missing or
-# older than their inputs or the kabidiff binary: downloads, and a boot
-# of each kernel under QEMU).
+# Debian's newest 6.1 and 6.12 (6.1.0-57 and 6.12.118+deb12 when this was
+# written), which tests/debian-upgrade.sh keeps in the cache (collecting
+# them first when they are missing or older than their inputs or the
+# kabidiff binary: downloads, and a boot of each kernel under QEMU).
 #
 # "diff" is the comparison and judging alone, as kabidiff reports it on
 # stderr with KABIDIFF_VERBOSE; "total" adds loading both snapshots (JSON

@@ -5,8 +5,9 @@
 # attribute as the first bad one, 'git bisect run kabidiff check' on the
 # same range agrees, and the repository's working tree, index, HEAD and
 # refs are as they were, after a complete run and after one interrupted
-# with SIGINT.  'docs diff --git' on the same range finds the obsolete
-# entry retired the documented way.
+# with SIGINT while it checks out (sent once it says so and has written a
+# file of the tree).  'docs diff --git' on the same range finds the
+# obsolete entry retired the documented way.
 . "$(dirname "$0")/../lib.sh"
 
 command -v qemu-system-x86_64 >/dev/null ||
@@ -46,19 +47,52 @@ fingerprint() {
 	find "$REPO/.git" -newer "$TMP/marker" -print
 }
 touch "$TMP/marker"
+# not a wait for anything: a file system that keeps whole seconds gives a
+# write in the marker's second an older time than the marker's, and
+# find -newer would miss it
 sleep 1
 fingerprint >"$TMP/before"
 
-# interrupted: in a cache of its own, so that it stops while checking out
+# checking_out: bisect has said it checks out the first revision, and has
+# written a file of its tree (the good revision's, into a cache of its
+# own, where no tree was: all of it is written, for seconds), so that the
+# signal comes while it writes, not before nor in the build
+checking_out() {
+	grep -q ': checking out, building (log: ' "$TMP/int.err" &&
+		[ -n "$(find "$TMP/cache/bisect" -path '*/src/*' -print 2>/dev/null | head -n 1)" ]
+}
+
+# interrupted while checking out: the signal goes once it is, polled for a
+# minute at most, 0.1 s at a time
 mkdir "$TMP/cache"
-KABIDIFF_CACHE=$TMP/cache "$KABIDIFF" bisect --repo "$REPO" --good kabi-old \
-	--bad kabi-new --config "$CONFIG" >"$TMP/int.out" 2>"$TMP/int.err" &
+KABIDIFF_CACHE=$TMP/cache KABIDIFF_VERBOSE=1 "$KABIDIFF" bisect --repo "$REPO" \
+	--good kabi-old --bad kabi-new --config "$CONFIG" >"$TMP/int.out" 2>"$TMP/int.err" &
 pid=$!
-sleep 8
-kill -INT "$pid"
-wait "$pid"
-is "$?:$(tail -n 1 "$TMP/int.err")" "130:kabidiff: interrupted; $REPO is as it was" \
-   "SIGINT stops bisect with 130"
+tries=0
+until checking_out || [ "$tries" -ge 600 ] || ! kill -0 "$pid" 2>/dev/null; do
+	sleep 0.1
+	tries=$((tries + 1))
+done
+if checking_out; then
+	kill -INT "$pid"
+	wait "$pid"
+	is "$?:$(tail -n 1 "$TMP/int.err")" "130:kabidiff: interrupted; $REPO is as it was" \
+	   "SIGINT while checking out stops bisect with 130"
+	# a revision stopped on is not a snapshot, good or bad
+	is "$(ls "$TMP"/cache/bisect/*/*.json 2>/dev/null)" "" \
+	   "no snapshot kept of the revision it was stopped on"
+	# (libgit2 asks whether to go on only before it writes the tree: once
+	# writing, the checkout ends, and checked-out says so, before bisect
+	# stops)
+	[ -f "$TMP"/cache/bisect/*/checked-out ] &&
+		echo "# the checkout was written to its end before bisect stopped"
+else
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid"
+	fail "SIGINT while checking out stops bisect with 130" \
+	     "bisect (exit $?) never said it was checking out and wrote a file of the tree, in $tries tries:" \
+	     "$(tail -n 5 "$TMP/int.err")"
+fi
 fingerprint >"$TMP/after-int"
 cmp -s "$TMP/before" "$TMP/after-int"
 is "$?" 0 "after SIGINT the repository's tree, index, HEAD and refs are as they were"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The syscall switches decoded from real kernels (tests/tools/switch-dump):
-# Debian's 6.1.0-57 and 6.12.118, compare trees, and the fixture kernels
-# when they are in the cache, jump tables (they are not built here).
+# Debian's newest 6.1 and 6.12 (6.1.0-57 and 6.12.118+deb12 when this was
+# written), compare trees, and the fixture kernels when they are in the
+# cache, jump tables (they are not built here).
 # ia32_sys_call() takes every i386 row of syscall_32.tbl with an entry
 # point to it (the compat one where the row has one), x32_sys_call() every
 # common and x32 row of syscall_64.tbl (indexed without the x32 bit,
@@ -174,14 +175,19 @@ if "x64" in abis.split():
 PY
 }
 
-for abi in 6.1.0-57:6.1 6.12.118+deb12:6.12; do
-	VMLINUX=$(KABIDIFF_DEBIAN_ABI=${abi%:*} "$TOP/tests/debian-vmlinux.sh") || {
-		missing_input "could not fetch Debian's ${abi%:*} vmlinux (tests/debian-vmlinux.sh)"
+for series in 6.1 6.12; do
+	abi=$(series_abis "$series" | tail -n 1)
+	[ -n "$abi" ] ||
+		missing_input "the archive has no Debian $series kernel (apt-cache pkgnames linux-image-$series.)"
+	echo "# Debian's $series kernel here: $abi"
+	VMLINUX=$(KABIDIFF_DEBIAN_ABI=$abi "$TOP/tests/debian-vmlinux.sh") || {
+		missing_input "could not fetch Debian's $abi vmlinux (tests/debian-vmlinux.sh)"
 	}
-	TREE=$("$TOP/tests/kernel-tree.sh" "${abi#*:}") || {
-		missing_input "could not unpack linux-source-${abi#*:} (tests/kernel-tree.sh)"
+	TREE=$("$TOP/tests/kernel-tree.sh" "$series") || {
+		missing_input "could not unpack linux-source-$series (tests/kernel-tree.sh)"
 	}
-	check "${abi%:*}" "$VMLINUX" "$TREE/arch/x86/entry/syscalls/syscall_32.tbl" \
+	echo "# its tables: those of linux-source-$series $(tree_version "$TREE")"
+	check "$abi" "$VMLINUX" "$TREE/arch/x86/entry/syscalls/syscall_32.tbl" \
 	      "$TREE/arch/x86/entry/syscalls/syscall_64.tbl" "ia32 x32 x64" "$TREE"
 done
 

@@ -89,12 +89,14 @@ check(not code, "no break from a type or syscall",
 bql = [f for f in report["findings"] if "/byte_queue_limits/" in f["subject"]
        and f["subject"].startswith("/sys/devices/virtual/net/lo/")
        and f["kind"] == "instance-removed"]
-# (the lines of 6.1.192's sysfs-class-net-queues)
-lines = [56, 65, 73, 82, 91] if exact else sorted(f["doc"]["line"] for f in bql)
-check(sorted(f["doc"]["line"] for f in bql) == lines and len(bql) == 5 and
-      all(f["verdict"] == "note" for f in bql),
+# (the lines of 6.1.192's sysfs-class-net-queues; another tree's entries
+# may be other lines, or more or fewer, but still one note each)
+found = sorted(f["doc"]["line"] for f in bql)
+lines = [56, 65, 73, 82, 91] if exact else sorted(set(found))
+check(bql and found == lines and all(f["verdict"] == "note" for f in bql),
       "lo's byte_queue_limits: instances of an interface e1000e and "
-      "virtio_net keep, one note per entry of sysfs-class-net-queues")
+      "virtio_net keep, one note per entry of sysfs-class-net-queues",
+      *["%s %s line %s" % (f["verdict"], f["subject"], f["doc"]["line"]) for f in bql])
 inst = [f for f in breaks if f["kind"] == "node-removed" and
         f["subject"].startswith("/sys/kernel/slab/")]
 check(not inst, "no break for a slab cache's attributes: the pattern is alive")

@@ -1,13 +1,13 @@
 #!/bin/sh
 # The vmlinux collector on Debian's own 6.1 kernel, or 6.12 with
-# KABIDIFF_DEBIAN_ABI (the -dbg package's vmlinux with DWARF, fetched into
-# the cache): the x86_64 table agrees with the syscall_64.tbl of its
-# series' linux-source number by number, every implemented
-# syscall has a DWARF signature whose argument count the ftrace metadata
-# confirms, the ia32 and x32 numbers have the signatures of what they run
-# (compat ones over compat types), syscalls and types have the files of
-# the tree that declare them, and the layouts of the UAPI structs, native
-# and compat, agree with pahole's.
+# KABIDIFF_DEBIAN_ABI=6.12 (the newest ABI of the series the archive has:
+# the -dbg package's vmlinux with DWARF, fetched into the cache): the
+# x86_64 table agrees with the syscall_64.tbl of its series' linux-source
+# number by number, every implemented syscall has a DWARF signature whose
+# argument count the ftrace metadata confirms, the ia32 and x32 numbers
+# have the signatures of what they run (compat ones over compat types),
+# syscalls and types have the files of the tree that declare them, and the
+# layouts of the UAPI structs, native and compat, agree with pahole's.
 . "$(dirname "$0")/../lib.sh"
 
 VMLINUX=$("$TOP/tests/debian-vmlinux.sh") || {
@@ -18,6 +18,7 @@ SERIES=$(basename "$VMLINUX" | sed -n 's/^vmlinux-\(6\.[0-9]*\)[.-].*/\1/p')
 TREE=$("$TOP/tests/kernel-tree.sh" "${SERIES:-6.1}") || {
 	missing_input "could not unpack linux-source-${SERIES:-6.1} (tests/kernel-tree.sh)"
 }
+echo "# Debian's kernel here: ${VMLINUX##*/}, with linux-source-${SERIES:-6.1} $(tree_version "$TREE")"
 TBL=$TREE/arch/x86/entry/syscalls/syscall_64.tbl
 
 "$KABIDIFF" collect --vmlinux "$VMLINUX" --docs "$TREE" -o "$TMP/snap.json" 2>"$TMP/err"
