@@ -66,7 +66,7 @@ endif
 # program, the tests and the fuzzers.
 BASE_SRCS	:= $(addprefix abidiff/lib/,print.c array.c bytes.c fileio.c cleanup.c \
 			atomic-file.c run-command.c) \
-		   $(addprefix abidiff/model/,build-date.c jstr.c json-arena.c model.c \
+		   $(addprefix abidiff/model/,build-date.c jstr.c json-arena.c json-records.c model.c \
 			snapshot-json.c)
 ENGINE_SRCS	:= $(addprefix abidiff/match/,what-index.c what-normal.c sysfs-tree.c \
 			docmatch.c) \

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Snapshot <-> JSON, through jansson, by the field tables of snapshot-fields.h.
+ * Snapshot <-> JSON, through jansson: the record tables of snapshot-fields.h
+ * for each kind of object, walked by json-records.c, and the files.
  *
  * Loading is strict: every field is checked for presence, type and range,
  * unknown fields are refused, and an error names the file and the place in
@@ -11,629 +12,20 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "lib/atomic-file.h"
-#include "lib/bytes.h"
 #include "lib/compiler.h"
 #include "lib/fileio.h"
 #include "lib/print.h"
 #include "json-arena.h"
+#include "json-records.h"
 #include "jstr.h"
 #include "snapshot-fields.h"
 #include "snapshot-json.h"
-
-/*
- * Where a value sits in the document, as a chain from the value up to the
- * root, built on the stack while descending: "syscalls[3].args[0].type".
- */
-struct jpath {
-	const struct jpath *up;
-	const char *key;	/* field or map key; NULL for an array element */
-	size_t index;
-	bool map_key;		/* key is data (a type name), shown quoted */
-};
-
-#define JP_FIELD(parent, name) (&(struct jpath){ .up = (parent), .key = (name) })
-#define JP_INDEX(parent, i) (&(struct jpath){ .up = (parent), .index = (i) })
-#define JP_MAPKEY(parent, name) \
-	(&(struct jpath){ .up = (parent), .key = (name), .map_key = true })
-
-static size_t jpath_format(const struct jpath *jp, char *buf, size_t size)
-{
-	size_t len;
-	char q[128];
-
-	if (!jp)
-		return 0;
-	len = jpath_format(jp->up, buf, size);
-	if (len >= size)
-		return len;
-	if (jp->map_key)
-		len += snprintf(buf + len, size - len, "[%s]",
-				quote_buf(q, sizeof(q), jp->key));
-	else if (jp->key)
-		len += snprintf(buf + len, size - len, "%s%s",
-				jp->up ? "." : "", jp->key);
-	else
-		len += snprintf(buf + len, size - len, "[%zu]", jp->index);
-	return len;
-}
-
-struct loader {
-	const char *file;
-};
-
-static int __printf(3, 4)
-bad(const struct loader *ld, const struct jpath *jp, const char *fmt, ...)
-{
-	char where[512] = "", *msg;
-	va_list ap;
-
-	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
-	va_end(ap);
-	jpath_format(jp, where, sizeof(where));
-	pr_err("%s: %s%s%s", ld->file, where, where[0] ? ": " : "",
-	       msg ? msg : fmt);
-	free(msg);
-	return -EINVAL;
-}
-
-static const char *json_type_name(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		return "an object";
-	case JSON_ARRAY:
-		return "an array";
-	case JSON_STRING:
-		return "a string";
-	case JSON_INTEGER:
-		return "an integer";
-	case JSON_REAL:
-		return "a real number";
-	case JSON_TRUE:
-	case JSON_FALSE:
-		return "a boolean";
-	default:
-		return "null";
-	}
-}
-
-static int wrong_type(const struct loader *ld, const struct jpath *jp,
-		      const char *expected, const json_t *v)
-{
-	return bad(ld, jp, "expected %s, found %s", expected,
-		   json_type_name(v));
-}
-
-static int missing_field(const struct loader *ld, const struct jpath *jp)
-{
-	return bad(ld, jp->up, "missing field \"%s\"", jp->key);
-}
-
-/* A field that may be absent: NULL when absent or null. */
-static const json_t *optional(const json_t *obj, const char *key)
-{
-	const json_t *v = json_object_get(obj, key);
-
-	return json_is_null(v) ? NULL : v;
-}
-
-static const struct jfield *find_field(const struct jrecord *r, const char *key)
-{
-	const struct jfield *f;
-
-	for (f = r->fields; f < r->fields + r->nr_fields; f++)
-		if (!strcmp(f->key, key))
-			return f;
-	return NULL;
-}
-
-/* @obj must be an object whose keys are all fields of @r. */
-static int want_object(const struct loader *ld, const struct jpath *jp,
-		       const json_t *obj, const struct jrecord *r)
-{
-	const char *key;
-	json_t *v;
-
-	if (!json_is_object(obj))
-		return wrong_type(ld, jp, "an object", obj);
-	json_object_foreach((json_t *)obj, key, v) {
-		if (!find_field(r, key)) {
-			char q[128];
-
-			return bad(ld, jp, "unknown field %s",
-				   quote_buf(q, sizeof(q), key));
-		}
-	}
-	return 0;
-}
-
-static int want_string(const struct loader *ld, const struct jpath *jp,
-		       const json_t *v, char **out)
-{
-	int err;
-
-	if (!v)
-		return missing_field(ld, jp);
-	if (!json_is_string(v))
-		return wrong_type(ld, jp, "a string", v);
-	err = jstr__decode(v, out);
-	if (err == -EINVAL)
-		return bad(ld, jp, "bad byte escape or NUL in string");
-	return err;
-}
-
-static int want_uint(const struct loader *ld, const struct jpath *jp,
-		     const json_t *v, uint64_t max, uint64_t *out)
-{
-	json_int_t n;
-
-	if (!v)
-		return missing_field(ld, jp);
-	if (!json_is_integer(v))
-		return wrong_type(ld, jp, "an integer", v);
-	n = json_integer_value(v);
-	if (n < 0 || (uint64_t)n > max)
-		return bad(ld, jp, "%" JSON_INTEGER_FORMAT
-			   " is out of range (0 to %" PRIu64 ")", n, max);
-	*out = n;
-	return 0;
-}
-
-static int want_bool(const struct loader *ld, const struct jpath *jp,
-		     const json_t *v, bool *out)
-{
-	if (!v)
-		return missing_field(ld, jp);
-	if (!json_is_boolean(v))
-		return wrong_type(ld, jp, "a boolean", v);
-	*out = json_is_true(v);
-	return 0;
-}
-
-static int want_array(const struct loader *ld, const struct jpath *jp,
-		      const json_t *v)
-{
-	if (!v)
-		return missing_field(ld, jp);
-	if (!json_is_array(v))
-		return wrong_type(ld, jp, "an array", v);
-	return 0;
-}
-
-/* "0644": exactly four octal digits. */
-static int load_mode(const struct loader *ld, const struct jpath *jp,
-		     const json_t *v, unsigned int *mode)
-{
-	const char *s;
-	int i;
-
-	if (!v)
-		return missing_field(ld, jp);
-	if (!json_is_string(v))
-		return wrong_type(ld, jp, "a string", v);
-	s = json_string_value(v);
-	for (i = 0; i < 4; i++)
-		if (s[i] < '0' || s[i] > '7')
-			break;
-	if (i != 4 || s[4])
-		return bad(ld, jp, "\"%s\" is not four octal digits", s);
-	*mode = strtoul(s, NULL, 8);
-	return 0;
-}
-
-/* Integers of 4 or 8 bytes (enums are 4), wherever a table says they are. */
-static void put_uint(void *p, size_t size, uint64_t n)
-{
-	if (size == sizeof(uint32_t))
-		*(uint32_t *)p = n;
-	else
-		*(uint64_t *)p = n;
-}
-
-static uint64_t get_uint(const void *p, size_t size)
-{
-	return size == sizeof(uint32_t) ? *(const uint32_t *)p : *(const uint64_t *)p;
-}
-
-/* A value that the model can hold and @f refuses, in the field's words. */
-static int refuse(const struct loader *ld, const struct jpath *jp,
-		  const struct jfield *f)
-{
-	return bad(ld, f->flags & JF_REFUSED_HERE ? jp->up : jp, "%s",
-		   f->refused);
-}
-
-/* A string naming a value of an enum. */
-static int load_enum(const struct loader *ld, const struct jpath *jp,
-		     const struct jfield *f, const json_t *v, void *p)
-{
-	char *name = NULL;
-	unsigned int i = 0;
-	int err = want_string(ld, jp, v, &name);
-
-	for (; !err && i < f->nr_names; i++)
-		if (f->names(i) && !strcmp(f->names(i), name))
-			break;
-	if (!err && i == f->nr_names)
-		err = bad(ld, jp, "unknown value \"%s\"", name);
-	else if (!err && i > f->max)
-		err = refuse(ld, jp, f);
-	free(name);
-	if (!err)
-		put_uint(p, f->size, i);
-	return err;
-}
-
-/* An array of names, each of one bit, each once. */
-static int load_flags(const struct loader *ld, const struct jpath *jp,
-		      const struct jfield *f, const json_t *arr,
-		      unsigned int *bits)
-{
-	size_t i, n;
-	int err = want_array(ld, jp, arr);
-
-	for (i = 0; !err && i < json_array_size(arr); i++) {
-		const struct jpath *ejp = JP_INDEX(jp, i);
-		const json_t *v = json_array_get(arr, i);
-
-		if (!json_is_string(v))
-			return wrong_type(ld, ejp, "a string", v);
-		for (n = 0; n < f->nr_names; n++)
-			if (!strcmp(json_string_value(v), f->names(n)))
-				break;
-		if (n == f->nr_names || (*bits & 1u << n))
-			return bad(ld, ejp, "%s \"%s\"", f->refused,
-				   json_string_value(v));
-		*bits |= 1u << n;
-	}
-	return err;
-}
-
-static int load_strings(const struct loader *ld, const struct jpath *jp,
-			const struct jfield *f, const json_t *arr, void *rec)
-{
-	size_t i;
-	int err = want_array(ld, jp, arr);
-
-	if (!err && json_array_size(arr) < (size_t)f->min)
-		return refuse(ld, jp, f);
-	for (i = 0; !err && i < json_array_size(arr); i++) {
-		char *s;
-
-		err = want_string(ld, JP_INDEX(jp, i), json_array_get(arr, i),
-				  &s);
-		if (err)
-			break;
-		err = f->append(rec, s);
-		free(s);
-	}
-	return err;
-}
-
-static int load_fields(const struct loader *ld, const struct jpath *jp,
-		       const struct jrecord *r, const json_t *obj, void *rec);
-
-static int load_object(const struct loader *ld, const struct jpath *jp,
-		       const struct jrecord *r, const json_t *obj, void *rec)
-{
-	int err;
-
-	if (!obj)
-		return missing_field(ld, jp);
-	err = want_object(ld, jp, obj, r);
-	return err ? err : load_fields(ld, jp, r, obj, rec);
-}
-
-/* An element of the array or map @f of @parent: a map's has a @key. */
-static int load_item(const struct loader *ld, const struct jpath *jp,
-		     const struct jfield *f, const json_t *obj, void *parent,
-		     const char *key, size_t key_len)
-{
-	char *item;
-	int err = want_object(ld, jp, obj, f->record);
-
-	if (err)
-		return err;
-	item = f->add(parent);
-	if (!item)
-		return -ENOMEM;
-	if (key) {
-		err = jstr__decode_buf(key, key_len, (char **)(item + f->map_key));
-		if (err == -EINVAL)
-			return bad(ld, jp, "bad byte escape or NUL in %s name",
-				   f->record->name);
-		if (err)
-			return err;
-	}
-	return load_fields(ld, jp, f->record, obj, item);
-}
-
-static int load_records(const struct loader *ld, const struct jpath *jp,
-			const struct jfield *f, const json_t *arr, void *rec)
-{
-	size_t i;
-	int err = want_array(ld, jp, arr);
-
-	for (i = 0; !err && i < json_array_size(arr); i++)
-		err = load_item(ld, JP_INDEX(jp, i), f, json_array_get(arr, i),
-				rec, NULL, 0);
-	return err;
-}
-
-static int load_map(const struct loader *ld, const struct jpath *jp,
-		    const struct jfield *f, const json_t *obj, void *rec)
-{
-	const char *key;
-	size_t key_len;
-	json_t *v;
-	int err;
-
-	if (!obj)
-		return missing_field(ld, jp);
-	if (!json_is_object(obj))
-		return wrong_type(ld, jp, "an object", obj);
-	json_object_keylen_foreach((json_t *)obj, key, key_len, v) {
-		err = load_item(ld, JP_MAPKEY(jp, key), f, v, rec, key, key_len);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/* The value @v of field @f (NULL when absent) at @jp into record @rec. */
-static int load_value(const struct loader *ld, const struct jpath *jp,
-		      const struct jfield *f, const json_t *v, void *rec)
-{
-	void *p = (char *)rec + f->offset;
-	uint64_t n;
-	int err;
-
-	switch (f->kind) {
-	case JF_CONST_STRING:
-	case JF_CONST_UINT:
-		break;		/* check_format() read them */
-	case JF_STRING:
-		return want_string(ld, jp, v, p);
-	case JF_UINT:
-		err = want_uint(ld, jp, v, f->max, &n);
-		if (!err && n < (uint64_t)f->min)
-			err = refuse(ld, jp, f);
-		if (!err)
-			put_uint(p, f->size, n);
-		return err;
-	case JF_INT:
-		if (!v)
-			return missing_field(ld, jp);
-		if (!json_is_integer(v))
-			return wrong_type(ld, jp, "an integer", v);
-		*(int64_t *)p = json_integer_value(v);
-		break;
-	case JF_BOOL:
-		return want_bool(ld, jp, v, p);
-	case JF_ENUM:
-		return load_enum(ld, jp, f, v, p);
-	case JF_FLAGS:
-		return load_flags(ld, jp, f, v, p);
-	case JF_MODE:
-		return load_mode(ld, jp, v, p);
-	case JF_STRINGS:
-		return load_strings(ld, jp, f, v, rec);
-	case JF_RECORD:
-		return load_object(ld, jp, f->record, v, p);
-	case JF_RECORDS:
-		return load_records(ld, jp, f, v, rec);
-	case JF_MAP:
-		return load_map(ld, jp, f, v, rec);
-	}
-	return 0;
-}
-
-/* Whether a field that comes with @f (JF_HAVE, the same .have) is there. */
-static bool comes_with(const struct jrecord *r, const json_t *obj,
-		       const struct jfield *f)
-{
-	const struct jfield *g;
-
-	for (g = r->fields; g < r->fields + r->nr_fields; g++)
-		if (g != f && g->flags & JF_HAVE && g->have == f->have &&
-		    optional(obj, g->key))
-			return true;
-	return false;
-}
-
-/* Field @f of record @r from @obj at @jp into @rec. */
-static int load_field(const struct loader *ld, const struct jpath *jp,
-		      const struct jrecord *r, const json_t *obj,
-		      const struct jfield *f, void *rec)
-{
-	const struct jpath *fjp = JP_FIELD(jp, f->key);
-	const json_t *v;
-
-	if (f->flags & JF_REQUIRED)
-		return load_value(ld, fjp, f, json_object_get(obj, f->key), rec);
-	v = optional(obj, f->key);
-	if (!v && !(f->flags & JF_HAVE && comes_with(r, obj, f)))
-		return 0;
-	if (v && f->flags & JF_HAVE)
-		*(bool *)((char *)rec + f->have) = true;
-	return load_value(ld, fjp, f, v, rec);
-}
-
-static bool holds_records(const struct jfield *f)
-{
-	return f->kind == JF_RECORD || f->kind == JF_RECORDS || f->kind == JF_MAP;
-}
-
-/*
- * The fields of @r from @obj into @rec, in table order, but the fields that
- * hold records after the others: a record's own values are checked before
- * the records in it.  Then the record's hook.
- */
-static int load_fields(const struct loader *ld, const struct jpath *jp,
-		       const struct jrecord *r, const json_t *obj, void *rec)
-{
-	const struct jfield *f;
-	int inner, err = 0;
-
-	for (inner = 0; inner < 2; inner++)
-		for (f = r->fields; !err && f < r->fields + r->nr_fields; f++)
-			if (!(f->flags & JF_BY_HOOK) && holds_records(f) == inner)
-				err = load_field(ld, jp, r, obj, f, rec);
-	if (!err && r->load)
-		err = r->load(ld, jp, obj, rec);
-	return err;
-}
-
-/*
- * Building the document.  Every builder returns a new reference or NULL when
- * memory runs out; set() takes over @v and remembers failure in *@err, so a
- * builder can add all its fields and check once at the end.
- */
-static void set(json_t *obj, const char *key, json_t *v, int *err)
-{
-	if (!v || !obj || json_object_set_new_nocheck(obj, key, v))
-		*err = -ENOMEM;
-}
-
-static void append(json_t *arr, json_t *v, int *err)
-{
-	if (json_array_append_new(arr, v))
-		*err = -ENOMEM;
-}
-
-static json_t *finish(json_t *obj, int err)
-{
-	if (err) {
-		json_decref(obj);
-		return NULL;
-	}
-	return obj;
-}
-
-static json_t *build_record(const struct jrecord *r, const void *rec);
-
-/* The array or map of field @f in @rec: its first element, and how many. */
-static const char *items_of(const struct jfield *f, const void *rec, size_t *nr)
-{
-	const char *v;
-
-	memcpy(&v, (const char *)rec + f->offset, sizeof(v));
-	*nr = *(const size_t *)((const char *)rec + f->nr);
-	return v;
-}
-
-static json_t *build_items(const struct jfield *f, const void *rec)
-{
-	size_t i, nr, size = f->kind == JF_STRINGS ? sizeof(char *) : f->record->size;
-	const char *v = items_of(f, rec, &nr);
-	json_t *arr = json_array();
-	int err = 0;
-
-	for (i = 0; !err && i < nr; i++)
-		append(arr, f->kind == JF_STRINGS ?
-		       jstr__new(*(char *const *)(v + i * size)) :
-		       build_record(f->record, v + i * size), &err);
-	return finish(arr, err);
-}
-
-static json_t *build_map(const struct jfield *f, const void *rec)
-{
-	size_t i, nr, len;
-	const char *v = items_of(f, rec, &nr);
-	json_t *obj = json_object();
-	int err = 0;
-
-	for (i = 0; obj && !err && i < nr; i++) {
-		const char *item = v + i * f->record->size;
-		char *key = jstr__encode(*(char *const *)(item + f->map_key), &len);
-		json_t *val = build_record(f->record, item);
-
-		if (!key || !val) {
-			json_decref(val);
-			err = -ENOMEM;
-		} else if (json_object_setn_new_nocheck(obj, key, len, val)) {
-			err = -ENOMEM;
-		}
-		free(key);
-	}
-	return finish(obj, err);
-}
-
-static json_t *build_flags(const struct jfield *f, unsigned int bits)
-{
-	json_t *arr = json_array();
-	unsigned int n;
-	int err = 0;
-
-	for (n = 0; n < f->nr_names; n++)
-		if (bits & 1u << n)
-			append(arr, json_string(f->names(n)), &err);
-	return finish(arr, err);
-}
-
-static json_t *build_value(const struct jfield *f, const void *rec)
-{
-	const void *p = (const char *)rec + f->offset;
-	char mode[8];
-
-	switch (f->kind) {
-	case JF_CONST_STRING:
-		return json_string(f->value);
-	case JF_CONST_UINT:
-		return json_integer(f->max);
-	case JF_STRING:
-		return jstr__new(*(char *const *)p);
-	case JF_UINT:
-		return json_integer(get_uint(p, f->size));
-	case JF_INT:
-		return json_integer(*(const int64_t *)p);
-	case JF_BOOL:
-		return json_boolean(*(const bool *)p);
-	case JF_ENUM:
-		return json_string(f->names(get_uint(p, f->size)));
-	case JF_FLAGS:
-		return build_flags(f, *(const unsigned int *)p);
-	case JF_MODE:
-		snprintf(mode, sizeof(mode), "%04o", *(const unsigned int *)p & 07777);
-		return json_string(mode);
-	case JF_RECORD:
-		return build_record(f->record, p);
-	case JF_STRINGS:
-	case JF_RECORDS:
-		return build_items(f, rec);
-	case JF_MAP:
-		return build_map(f, rec);
-	}
-	return NULL;
-}
-
-/* The object for @rec, with the fields of @r that it has, in table order. */
-static json_t *build_record(const struct jrecord *r, const void *rec)
-{
-	const struct jfield *f;
-	json_t *obj = json_object();
-	int err = 0;
-
-	for (f = r->fields; f < r->fields + r->nr_fields; f++) {
-		if (f->flags & JF_HAVE && !*(const bool *)((const char *)rec + f->have))
-			continue;
-		if (r->has && !r->has(rec, f))
-			continue;
-		if (f->kind == JF_STRING &&
-		    !*(char *const *)((const char *)rec + f->offset))
-			continue;
-		set(obj, f->key, build_value(f, rec), &err);
-	}
-	return finish(obj, err);
-}
 
 /*
  * The tables.  Around each, RECORD_TYPE is the C structure of its record, so
@@ -704,7 +96,7 @@ static int load_kernel(const struct loader *ld, const struct jpath *jp,
 	const struct kernel_ident *k = rec;
 
 	if (k->build_date && date__parse(k->build_date, NULL))
-		return bad(ld, JP_FIELD(jp, "build_date"),
+		return jrecord__fail(ld, JP_FIELD(jp, "build_date"),
 			   "\"%s\" is not a date YYYY-MM-DD", k->build_date);
 	return 0;
 }
@@ -789,9 +181,9 @@ static int load_vdso_symbol(const struct loader *ld, const struct jpath *jp,
 	const struct vdso_symbol *sym = rec;
 
 	if (!sym->ret.type && sym->nr_args)
-		return bad(ld, jp, "arguments without a return type");
+		return jrecord__fail(ld, jp, "arguments without a return type");
 	if (sym->ret.type && sym->ret.name)
-		return bad(ld, jp, "a return type has no name");
+		return jrecord__fail(ld, jp, "a return type has no name");
 	return 0;
 }
 
@@ -807,7 +199,7 @@ static int load_member(const struct loader *ld, const struct jpath *jp,
 	const struct type_member *m = rec;
 
 	if (m->bitfield && m->offset != m->bit_offset / 8)
-		return bad(ld, jp, "offset must be bit_offset / 8");
+		return jrecord__fail(ld, jp, "offset must be bit_offset / 8");
 	return 0;
 }
 
@@ -895,21 +287,21 @@ static int load_type(const struct loader *ld, const struct jpath *jp,
 
 	for (i = 0; i < ARRAY_SIZE(order); i++) {
 		f = &type_fields[order[i]];
-		there = optional(obj, f->key);
+		there = jrecord__optional(obj, f->key);
 		if (!there && f == size && type_has(t, f))
-			return missing_field(ld, JP_FIELD(jp, f->key));
+			return jrecord__missing_field(ld, JP_FIELD(jp, f->key));
 		if (!there || type_has(t, f))
 			continue;
 		if (f == size)
-			return bad(ld, jp, "an incomplete type has no %s", f->key);
-		return bad(ld, jp, "a %s%s has no %s",
+			return jrecord__fail(ld, jp, "an incomplete type has no %s", f->key);
+		return jrecord__fail(ld, jp, "a %s%s has no %s",
 			   t->incomplete ? "declared-only " : "",
 			   type_kind__name(t->kind), f->key);
 	}
 	for (f = type_fields; f < type_fields + ARRAY_SIZE(type_fields); f++) {
 		if (!(f->flags & JF_BY_HOOK) || !type_has(t, f))
 			continue;
-		err = load_value(ld, JP_FIELD(jp, f->key), f,
+		err = jrecord__load_value(ld, JP_FIELD(jp, f->key), f,
 				 json_object_get(obj, f->key), t);
 		if (err)
 			return err;
@@ -928,7 +320,7 @@ static int load_node_value(const struct loader *ld, const struct jpath *jp,
 	const struct node_value *val = rec;
 
 	if (val->error && val->shape != SHAPE_UNREADABLE)
-		return bad(ld, jp, "only an unreadable value has an error");
+		return jrecord__fail(ld, jp, "only an unreadable value has an error");
 	return 0;
 }
 
@@ -969,19 +361,19 @@ static int load_node(const struct loader *ld, const struct jpath *jp,
 {
 	const struct jfield *target = &node_fields[NF_TARGET];
 	const struct jfield *value = &node_fields[NF_VALUE];
-	const json_t *v = optional(obj, target->key);
+	const json_t *v = jrecord__optional(obj, target->key);
 	struct sysfs_node *n = rec;
 	int err = 0;
 
 	if (n->kind == NODE_LINK)
-		err = load_value(ld, JP_FIELD(jp, target->key), target, v, n);
+		err = jrecord__load_value(ld, JP_FIELD(jp, target->key), target, v, n);
 	else if (v)
-		err = bad(ld, jp, "only a link has a target");
-	v = optional(obj, value->key);
+		err = jrecord__fail(ld, jp, "only a link has a target");
+	v = jrecord__optional(obj, value->key);
 	if (!err && v && n->kind != NODE_FILE)
-		err = bad(ld, jp, "only a file has a value");
+		err = jrecord__fail(ld, jp, "only a file has a value");
 	if (!err && v)
-		err = load_value(ld, JP_FIELD(jp, value->key), value, v, n);
+		err = jrecord__load_value(ld, JP_FIELD(jp, value->key), value, v, n);
 	return err;
 }
 
@@ -1048,7 +440,7 @@ static int load_coverage(const struct loader *ld, const struct jpath *jp,
 	const struct coverage *c = rec;
 
 	if (c->documented > c->sysfs_nodes)
-		return bad(ld, jp, "more nodes documented than there are");
+		return jrecord__fail(ld, jp, "more nodes documented than there are");
 	return 0;
 }
 
@@ -1114,13 +506,13 @@ static int check_format(const struct loader *ld, const json_t *root)
 	int err;
 
 	if (!json_is_object(root))
-		return bad(ld, NULL, "not a kabidiff snapshot: found %s, not an object",
-			   json_type_name(root));
+		return jrecord__fail(ld, NULL, "not a kabidiff snapshot: found %s, not an object",
+			   jrecord__type_name(root));
 	v = json_object_get(root, format->key);
 	if (!json_is_string(v) || strcmp(json_string_value(v), format->value))
-		return bad(ld, NULL, "not a kabidiff snapshot: \"%s\" is not \"%s\"",
+		return jrecord__fail(ld, NULL, "not a kabidiff snapshot: \"%s\" is not \"%s\"",
 			   format->key, format->value);
-	err = want_uint(ld, JP_FIELD(NULL, version->key),
+	err = jrecord__want_uint(ld, JP_FIELD(NULL, version->key),
 			json_object_get(root, version->key), UINT32_MAX, &n);
 	if (err)
 		return err;
@@ -1131,7 +523,7 @@ static int check_format(const struct loader *ld, const json_t *root)
 		return -EPROTONOSUPPORT;
 	}
 	if (n < (uint64_t)version->min)
-		return bad(ld, JP_FIELD(NULL, version->key),
+		return jrecord__fail(ld, JP_FIELD(NULL, version->key),
 			   "version %" PRIu64 " does not exist", n);
 	return 0;
 }
@@ -1142,7 +534,7 @@ static int load_snapshot(const struct loader *ld, const json_t *root,
 	int err = check_format(ld, root);
 
 	if (!err)
-		err = load_object(ld, NULL, &snapshot_jrecord, root, s);
+		err = jrecord__load_object(ld, NULL, &snapshot_jrecord, root, s);
 	if (!err)
 		err = snapshot__sort(s, ld->file);
 	return err;
@@ -1162,7 +554,7 @@ struct snapshot *snapshot__load(const char *path)
 	if (err)
 		goto out;
 	if (!len) {
-		err = bad(&ld, NULL, "empty file, not a kabidiff snapshot");
+		err = jrecord__fail(&ld, NULL, "empty file, not a kabidiff snapshot");
 		goto out_free_buf;
 	}
 	root = json_arena__loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -1196,7 +588,7 @@ int snapshot__write(struct snapshot *s, FILE *f)
 	err = snapshot__sort(s, "snapshot");
 	if (err)
 		return err;
-	root = build_record(&snapshot_jrecord, s);
+	root = jrecord__build(&snapshot_jrecord, s);
 	if (!root) {
 		pr_err("out of memory while building the snapshot's JSON");
 		return -ENOMEM;
@@ -1222,5 +614,5 @@ int snapshot__save(struct snapshot *s, const char *path, unsigned int flags)
 
 json_t *doc_entry__to_json(const struct doc_entry *d)
 {
-	return build_record(&doc_jrecord, d);
+	return jrecord__build(&doc_jrecord, d);
 }
