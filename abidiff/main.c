@@ -41,6 +41,6 @@ int main(int argc, char **argv)
 		return usage_error(NULL, "no command given");
 	/* warnings and progress off; a command whose product they are keeps them */
 	if (quiet)
-		kabi_set_print(print_errors_only);
+		kabi_print_upto(KABI_ERROR);
 	return output_finish(run_command_line(argc - first, argv + first));
 }

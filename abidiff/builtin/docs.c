@@ -82,7 +82,9 @@ int do_docs_validate(int argc, char **argv)
 	s = snapshot__new();
 	if (!s)
 		return EXIT_TROUBLE;
+	/* its product: also under --quiet */
 	kabi_set_print(print_to_stdout);
+	kabi_print_upto(KABI_DEBUG);
 	if (is_dir(argv[first]))
 		err = collect_docs(argv[first], NULL, NULL, s, &st);
 	for (i = first; !err && !is_dir(argv[first]) && i < argc; i++)
@@ -189,7 +191,7 @@ int do_docs_search(int argc, char **argv)
 				   argv[first], msg);
 	}
 	s = snapshot__new();
-	kabi_set_print(print_errors_only);
+	kabi_print_upto(KABI_ERROR);
 	err = s ? collect_docs(argv[first + 1], NULL, NULL, s, &st) : -ENOMEM;
 	ret = err ? EXIT_TROUBLE : show_matches(s, &re);
 	regfree(&re);

@@ -258,7 +258,7 @@ static int run(const struct docs_source *ds, const char *sysfs_dir,
 	struct snapshot *docs, *tree = NULL;
 	int err;
 
-	kabi_set_print(print_errors_only);
+	kabi_print_upto(KABI_ERROR);
 	docs = load_docs_snapshot(ds->dir, ds->repo, ds->rev,
 				  ds->repo ? ds->spec : ds->dir);
 	err = docs ? 0 : -EINVAL;

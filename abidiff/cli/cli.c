@@ -153,13 +153,6 @@ void cli_setup(void)
 	json_arena__install();
 }
 
-void print_errors_only(enum kabi_print_level level, const char *fmt,
-		       va_list ap)
-{
-	if (level == KABI_ERROR)
-		vprint_message(level, fmt, ap);
-}
-
 /* What a usage error points at: the --help of @cmd, or of the program. */
 #define HELP_HINT	"Try 'kabidiff %s%s--help'."
 

@@ -54,13 +54,6 @@ void cli_setup(void);
  */
 void print_messages(enum kabi_print_level level, const char *fmt, va_list ap);
 
-/*
- * print_errors_only() - a kabi_set_print() callback for commands whose
- * output warnings would only clutter: errors to stderr, nothing else.
- */
-void print_errors_only(enum kabi_print_level level, const char *fmt,
-		       va_list ap);
-
 /* The commands: each gets its own argv (argv[0] is the command name). */
 int do_bisect(int argc, char **argv);
 int do_check(int argc, char **argv);

@@ -12,6 +12,10 @@ run_kabidiff docs validate "$ABI"
 is "$status:$out" "1:Documentation/ABI/testing/sysfs-kernel:6: warning: Where: is an old spelling, read as What:
 Documentation/ABI/testing/sysfs-kernel:9: error: unparsable What: pattern \"/sys/kernel/bad<pattern\": unclosed '<'
 3 files, 6 entries: 2 warnings, 1 malformed entries" "docs validate: warnings, summary, exit 1"
+validated=$out
+# its warnings are its product: --quiet mutes others' warnings, not these
+run_kabidiff --quiet docs validate "$ABI"
+is "$status:$out" "1:$validated" "--quiet docs validate: the same warnings"
 
 run_kabidiff docs validate "$ABI/Documentation/ABI/stable"
 is "$status:$err" "2:kabidiff: $ABI/Documentation/ABI/stable: neither a kernel tree nor its Documentation/ABI directory" \
