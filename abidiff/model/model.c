@@ -53,6 +53,21 @@ static const char *const module_how_names[MODULE_HOW_COUNT] = {
 	[MODULE_FOR_REQUEST]	= "request",
 };
 
+static const char *const census_kind_names[CENSUS_KIND_COUNT] = {
+	[CENSUS_ATTRIBUTE]	= "attribute",
+	[CENSUS_DEVICE]		= "device",
+	[CENSUS_DRIVER]		= "driver",
+	[CENSUS_BUS]		= "bus",
+	[CENSUS_CLASS]		= "class",
+	[CENSUS_KOBJ]		= "kobj",
+	[CENSUS_MODULE]		= "module",
+	[CENSUS_SENSOR]		= "sensor",
+	[CENSUS_IIO]		= "iio",
+	[CENSUS_BIN]		= "bin",
+	[CENSUS_OTHER]		= "other",
+	[CENSUS_HWMON]		= "hwmon",
+};
+
 static const char *name_of(const char *const *names, unsigned int count,
 			   unsigned int value)
 {
@@ -93,6 +108,7 @@ DEFINE_NAME_TABLE(node_kind, enum node_kind, node_kind_names, NODE_KIND_COUNT)
 DEFINE_NAME_TABLE(value_shape, enum value_shape, value_shape_names, SHAPE_COUNT)
 DEFINE_NAME_TABLE(abi_level, enum abi_level, abi_level_names, LEVEL_COUNT)
 DEFINE_NAME_TABLE(module_how, enum module_how, module_how_names, MODULE_HOW_COUNT)
+DEFINE_NAME_TABLE(census_kind, enum census_kind, census_kind_names, CENSUS_KIND_COUNT)
 
 struct snapshot *snapshot__new(void)
 {
@@ -132,6 +148,28 @@ struct sysfs_node *snapshot__add_sysfs_node(struct snapshot *s)
 struct doc_entry *snapshot__add_doc(struct snapshot *s)
 {
 	return SNAPSHOT_ADD(docs);
+}
+
+struct census_attr *snapshot__add_census_attr(struct snapshot *s)
+{
+	return SNAPSHOT_ADD(census);
+}
+
+int snapshot__add_census_module(struct snapshot *s, const char *name)
+{
+	char *copy = strdup(name);
+	char **slot;
+
+	if (!copy)
+		return -ENOMEM;
+	slot = ARRAY_APPEND_ITEM(s->census_modules, s->nr_census_modules);
+	if (!slot) {
+		free(copy);
+		return -ENOMEM;
+	}
+	*slot = copy;
+	s->census.collected = true;
+	return 0;
 }
 
 struct module_load *machine__add_module(struct machine *m)
@@ -267,6 +305,17 @@ static void doc_entry__clear(struct doc_entry *d)
 	free(d->description);
 }
 
+static void census_attr__clear(struct census_attr *a)
+{
+	free(a->module);
+	free(a->file);
+	free(a->symbol);
+	free(a->name);
+	free(a->type);
+	free(a->group);
+	free(a->path);
+}
+
 void snapshot__free(struct snapshot *s)
 {
 	size_t i;
@@ -298,7 +347,13 @@ void snapshot__free(struct snapshot *s)
 	free(s->vdso.v);
 	free(s->types.v);
 	free(s->sysfs.v);
+	for (i = 0; i < s->census.nr; i++)
+		census_attr__clear(&s->census.v[i]);
+	for (i = 0; i < s->nr_census_modules; i++)
+		free(s->census_modules[i]);
 	free(s->docs.v);
+	free(s->census.v);
+	free(s->census_modules);
 	free(s);
 }
 
@@ -350,6 +405,18 @@ static int doc_entry_cmp(const void *pa, const void *pb)
 	if (c)
 		return c;
 	return (a->line > b->line) - (a->line < b->line);
+}
+
+static int census_attr_cmp(const void *pa, const void *pb)
+{
+	const struct census_attr *a = pa, *b = pb;
+	int c = strcmp_null(a->module, b->module);
+
+	if (!c)
+		c = strcmp_null(a->file, b->file);
+	if (!c)
+		c = strcmp_null(a->symbol, b->symbol);
+	return c ? c : strcmp_null(a->name, b->name);
 }
 
 /*
@@ -657,6 +724,20 @@ int snapshot__sort(struct snapshot *s, const char *origin)
 		pr_err("%s: duplicate doc entry %s line %u", origin,
 		       quote_buf(q, sizeof(q), s->docs.v[dup].file),
 		       s->docs.v[dup].line);
+		goto out;
+	}
+	dup = SORT_UNIQUE(census, census_attr_cmp);
+	if (dup < s->census.nr) {
+		pr_err("%s: duplicate census attribute %s of %s", origin,
+		       quote_buf(q, sizeof(q), s->census.v[dup].symbol),
+		       quote_buf(q_image, sizeof(q_image), s->census.v[dup].module));
+		goto out;
+	}
+	dup = sort_unique(s->census_modules, s->nr_census_modules,
+			  sizeof(*s->census_modules), string_cmp);
+	if (dup < s->nr_census_modules) {
+		pr_err("%s: duplicate census module %s", origin,
+		       quote_buf(q, sizeof(q), s->census_modules[dup]));
 		goto out;
 	}
 	err = 0;

@@ -14,7 +14,7 @@
  * inside a growing array, so a returned pointer is valid only until the next
  * call that adds to the same array.
  *
- * Each part (syscalls, vdso, types, sysfs, docs) has a "collected" flag: a part that
+ * Each part (syscalls, vdso, types, sysfs, docs, census) has a "collected" flag: a part that
  * was not collected is absent, which is not the same as collected and empty.
  */
 #ifndef KABIDIFF_MODEL_H
@@ -277,6 +277,57 @@ struct coverage {
 	uint64_t documented;
 };
 
+/*
+ * The kind of an attribute of the census: the structure it is defined as,
+ * which says what creates its file (a device's, a driver's, a bus's...).
+ * CENSUS_HWMON attributes are not objects but the names the hwmon core
+ * makes at run time from a driver's struct hwmon_chip_info.
+ */
+enum census_kind {
+	CENSUS_ATTRIBUTE,	/* a bare struct attribute */
+	CENSUS_DEVICE,		/* struct device_attribute */
+	CENSUS_DRIVER,		/* struct driver_attribute */
+	CENSUS_BUS,		/* struct bus_attribute */
+	CENSUS_CLASS,		/* struct class_attribute */
+	CENSUS_KOBJ,		/* struct kobj_attribute */
+	CENSUS_MODULE,		/* struct module_attribute */
+	CENSUS_SENSOR,		/* struct sensor_device_attribute(_2) */
+	CENSUS_IIO,		/* struct iio_dev_attr, iio_const_attr */
+	CENSUS_BIN,		/* struct bin_attribute */
+	CENSUS_OTHER,		/* another structure that begins with one */
+	CENSUS_HWMON,		/* named by a struct hwmon_chip_info */
+	CENSUS_KIND_COUNT,
+};
+
+/*
+ * One sysfs attribute the code of a kernel defines, read from vmlinux or
+ * a module without running it.  Keyed by (module, file, symbol, name): a
+ * static dev_attr_name is in many files of vmlinux, and an array or a
+ * hwmon_chip_info names several attributes.
+ */
+struct census_attr {
+	char *module;		/* "vmlinux", or the module's name: "nct6775" */
+	char *file;		/* the declaring file: "drivers/hwmon/nct6775-core.c" */
+	char *symbol;		/* "sensor_dev_attr_in0_input", "sda_in[3]" */
+	char *name;		/* the file's name: "in0_input" */
+	enum census_kind kind;
+	char *type;		/* the object's type: "struct device_attribute" */
+	unsigned int mode;	/* as the code gives it, 07777 at most */
+	/*
+	 * An is_visible function decides the mode at run time (the group's,
+	 * or hwmon's): @mode is then only the default, and a change of it is
+	 * no change of the ABI.
+	 */
+	bool mode_at_run_time;
+	bool grouped;		/* some struct attribute_group lists it */
+	char *group;		/* that group's subdirectory; NULL: none */
+	/*
+	 * Where it appears, as a What: pattern, where the code says so
+	 * ("/sys/class/hwmon/hwmon<N>/in0_input"); NULL: not known.
+	 */
+	char *path;
+};
+
 #define MODEL_ARRAY(type)			\
 	struct {				\
 		type *v;			\
@@ -299,6 +350,10 @@ struct snapshot {
 	MODEL_ARRAY(struct type_def) types;
 	MODEL_ARRAY(struct sysfs_node) sysfs;
 	MODEL_ARRAY(struct doc_entry) docs;
+	MODEL_ARRAY(struct census_attr) census;
+	/* the files the census read, by module name ("vmlinux"), sorted */
+	char **census_modules;
+	size_t nr_census_modules;
 	struct machine machine;
 	struct coverage coverage;
 	char **syscall_abis;
@@ -321,6 +376,14 @@ struct vdso_symbol *snapshot__add_vdso_symbol(struct snapshot *s);
 struct type_def *snapshot__add_type(struct snapshot *s);
 struct sysfs_node *snapshot__add_sysfs_node(struct snapshot *s);
 struct doc_entry *snapshot__add_doc(struct snapshot *s);
+struct census_attr *snapshot__add_census_attr(struct snapshot *s);
+
+/*
+ * snapshot__add_census_module() - list the module @name (copied) among
+ * those the census read, and mark the census collected.  Returns 0 or
+ * -ENOMEM.
+ */
+int snapshot__add_census_module(struct snapshot *s, const char *name);
 
 /*
  * snapshot__add_syscall_abi() - list @abi (copied) among the ABIs whose
@@ -349,7 +412,8 @@ int doc_entry__add_what(struct doc_entry *d, const char *pattern);
  * snapshot__sort() - put every part into canonical order and check its keys.
  *
  * Syscalls are ordered by (abi, nr), vDSO symbols by (image, name), types
- * by name, sysfs nodes by path and doc entries by (file, line), all
+ * by name, sysfs nodes by path, doc entries by (file, line), census
+ * attributes by (module, file, symbol, name) and census modules by name, all
  * comparing bytes.  Record contents (syscall
  * arguments, members, enumerators, What: lines) keep their order, which is
  * meaningful.  The syscall ABIs are sorted too, and when none are listed
@@ -408,6 +472,7 @@ const char *node_kind__name(enum node_kind kind);
 const char *value_shape__name(enum value_shape shape);
 const char *abi_level__name(enum abi_level level);
 const char *module_how__name(enum module_how how);
+const char *census_kind__name(enum census_kind kind);
 
 /*
  * The reverse lookups: 0 and the value in @out, or -EINVAL for an unknown
@@ -419,6 +484,7 @@ int node_kind__parse(const char *name, enum node_kind *out);
 int value_shape__parse(const char *name, enum value_shape *out);
 int abi_level__parse(const char *name, enum abi_level *out);
 int module_how__parse(const char *name, enum module_how *out);
+int census_kind__parse(const char *name, enum census_kind *out);
 
 /*
  * name_table__parse() - find @name in the table of @count @names (NULL
