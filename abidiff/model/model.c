@@ -66,6 +66,7 @@ static const char *const census_kind_names[CENSUS_KIND_COUNT] = {
 	[CENSUS_BIN]		= "bin",
 	[CENSUS_OTHER]		= "other",
 	[CENSUS_HWMON]		= "hwmon",
+	[CENSUS_PARAM]		= "param",
 };
 
 static const char *name_of(const char *const *names, unsigned int count,

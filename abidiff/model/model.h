@@ -281,7 +281,8 @@ struct coverage {
  * The kind of an attribute of the census: the structure it is defined as,
  * which says what creates its file (a device's, a driver's, a bus's...).
  * CENSUS_HWMON attributes are not objects but the names the hwmon core
- * makes at run time from a driver's struct hwmon_chip_info.
+ * makes at run time from a driver's struct hwmon_chip_info; CENSUS_PARAM
+ * ones the files of /sys/module/MODULE/parameters.
  */
 enum census_kind {
 	CENSUS_ATTRIBUTE,	/* a bare struct attribute */
@@ -296,6 +297,7 @@ enum census_kind {
 	CENSUS_BIN,		/* struct bin_attribute */
 	CENSUS_OTHER,		/* another structure that begins with one */
 	CENSUS_HWMON,		/* named by a struct hwmon_chip_info */
+	CENSUS_PARAM,		/* a module parameter (struct kernel_param) */
 	CENSUS_KIND_COUNT,
 };
 
