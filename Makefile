@@ -85,11 +85,12 @@ COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
 			tbl.c dwarf-args.c ftrace.c cross-check.c identity.c vmlinux.c) \
 		   collectors/vdso/vdso.c \
 		   collectors/bzimage/bzimage.c \
-		   $(addprefix collectors/debian/,deb.c packages.c)
+		   $(addprefix collectors/debian/,deb.c packages.c) \
+		   $(addprefix collectors/census/,image.c types.c scan.c census.c source.c)
 LIB_SRCS	:= $(BASE_SRCS) $(ENGINE_SRCS) $(COLLECTOR_SRCS)
 CLI_SRCS	:= abidiff/main.c \
 		   $(addprefix abidiff/pipeline/,judge.c cache.c progress.c \
-			debian.c collect.c side.c bisect.c) \
+			debian.c census.c collect.c side.c bisect.c) \
 		   $(addprefix abidiff/cli/,cli.c commands.c options.c output.c \
 			diff-options.c collect-options.c) \
 		   $(addprefix abidiff/builtin/,bisect.c check.c collect.c diff.c \
@@ -101,7 +102,7 @@ UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \
 		   test-syscall-switch test-vdso test-maintainers test-source-tree \
 		   test-report-notify
 # Programs the shell tests run, linked with the library.
-TEST_TOOLS	:= switch-dump module-table maintainers-lookup
+TEST_TOOLS	:= switch-dump module-table maintainers-lookup census-dump
 
 LIB_OBJS	:= $(LIB_SRCS:%.c=$(O)/%.o)
 CLI_OBJS	:= $(CLI_SRCS:%.c=$(O)/%.o)
@@ -194,6 +195,9 @@ $(O)/tests/unit/%: $(O)/tests/unit/%.o $(LIB_OBJS)
 
 $(ASAN_O)/tests/unit/%: $(ASAN_O)/tests/unit/%.o $(LIB_OBJS:$(O)/%=$(ASAN_O)/%)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
+
+# census-dump reads a package as collect --census does, through the pipeline
+$(O)/tests/tools/census-dump: $(addprefix $(O)/abidiff/pipeline/,census.o progress.o)
 
 $(O)/tests/tools/%: $(O)/tests/tools/%.o $(LIB_OBJS)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)

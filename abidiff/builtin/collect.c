@@ -131,9 +131,9 @@ static int check_inputs(const struct collect_inputs *in, bool build_dir)
 	if (!build_dir && !in->nr_debs && !in->vmlinux && !in->nr_vdso &&
 	    !in->docs_dir &&
 	    !in->docs_git && !in->sysfs_dir && !in->sysfs_stream &&
-	    !in->boot.image)
+	    !in->boot.image && !in->census)
 		return usage_error("collect",
-				   "collect needs a BUILD_DIR, --deb, --vmlinux, --vdso, --docs, --docs-git or --sysfs-dir");
+				   "collect needs a BUILD_DIR, --deb, --vmlinux, --vdso, --docs, --docs-git, --sysfs-dir or --census");
 	return 0;
 }
 
@@ -150,6 +150,7 @@ int do_collect(int argc, char **argv)
 		OPT_STRING(0, "docs-git", &in.docs_git),
 		OPT_STRING(0, "sysfs-dir", &in.sysfs_dir),
 		OPT_STRING(0, "sysfs-stream", &in.sysfs_stream),
+		OPT_STRING(0, "census", &in.census),
 		OPT_STRING(0, "image", &in.boot.image),
 		OPT_BOOL(0, "no-sysfs", &in.no_sysfs),
 		OPT_CALLBACK(0, "timeout", &in.boot.timeout, parse_timeout),

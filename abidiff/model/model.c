@@ -306,7 +306,7 @@ static void doc_entry__clear(struct doc_entry *d)
 	free(d->description);
 }
 
-static void census_attr__clear(struct census_attr *a)
+void census_attr__clear(struct census_attr *a)
 {
 	free(a->module);
 	free(a->file);
@@ -408,7 +408,7 @@ static int doc_entry_cmp(const void *pa, const void *pb)
 	return (a->line > b->line) - (a->line < b->line);
 }
 
-static int census_attr_cmp(const void *pa, const void *pb)
+int census_attr__cmp(const void *pa, const void *pb)
 {
 	const struct census_attr *a = pa, *b = pb;
 	int c = strcmp_null(a->module, b->module);
@@ -727,7 +727,7 @@ int snapshot__sort(struct snapshot *s, const char *origin)
 		       s->docs.v[dup].line);
 		goto out;
 	}
-	dup = SORT_UNIQUE(census, census_attr_cmp);
+	dup = SORT_UNIQUE(census, census_attr__cmp);
 	if (dup < s->census.nr) {
 		pr_err("%s: duplicate census attribute %s of %s", origin,
 		       quote_buf(q, sizeof(q), s->census.v[dup].symbol),

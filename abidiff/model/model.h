@@ -388,6 +388,15 @@ struct census_attr *snapshot__add_census_attr(struct snapshot *s);
 int snapshot__add_census_module(struct snapshot *s, const char *name);
 
 /*
+ * census_attr__cmp() - the order of census attributes, for qsort(): by
+ * module, file, symbol and name, an absent string first.
+ */
+int census_attr__cmp(const void *a, const void *b);
+
+/* census_attr__clear() - free the strings of @a, which stays in its part. */
+void census_attr__clear(struct census_attr *a);
+
+/*
  * snapshot__add_syscall_abi() - list @abi (copied) among the ABIs whose
  * syscall tables @s holds.  Returns 0 or -ENOMEM.
  */

@@ -23,6 +23,7 @@
 #include "match/docmatch.h"
 #include "match/what-index.h"
 #include "cache.h"
+#include "census.h"
 #include "collect.h"
 #include "progress.h"
 
@@ -288,6 +289,8 @@ static int collect(struct snapshot *s, const struct collect_inputs *in,
 		err = read_stream(in->sysfs_stream, s);
 	if (!err && in->boot.image)
 		err = sysfs_boot__collect(&in->boot, s);
+	if (!err && in->census)
+		err = collect_census(s, in->census);
 	if (!err)
 		err = snapshot__sort(s, "collected snapshot");
 	if (!err && s->docs.collected && s->sysfs.collected)

@@ -22,6 +22,7 @@ struct collect_inputs {
 	const char *docs_rev;
 	const char *sysfs_dir;
 	const char *sysfs_stream;
+	const char *census;	/* --census: a -dbg package, a directory, a file */
 	struct boot_options boot;	/* boot.image set: boot for sysfs */
 	bool no_sysfs;
 	/* vDSO images: --vdso's, or those of the build directory */

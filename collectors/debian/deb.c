@@ -751,23 +751,12 @@ static int extract_archive(struct extract *x, struct archive *a,
 	return r == ARCHIVE_EOF ? 0 : corrupt(x->deb, a);
 }
 
-int deb__extract(struct deb *deb, const struct deb_take *take,
-		 const char *dest, uint64_t max, deb_progress_fn progress_fn,
-		 void *arg)
+/* The data archive of @deb, opened to be read: *@data, or -errno, reported. */
+static int open_data(struct deb *deb, struct archive **data)
 {
-	struct extract x = {
-		.deb = deb, .dest = dest, .max = max,
-		.progress = progress_fn, .arg = arg,
-	};
-	const struct deb_take *rule;
 	struct archive_entry *e;
-	struct archive *data;
-	int r, err;
+	int r;
 
-	for (rule = take; rule->path; rule++) {
-		x.dir_rules |= takes_dir(rule);
-		x.whole_left += !takes_dir(rule);
-	}
 	while ((r = archive_read_next_header(deb->ar, &e)) == ARCHIVE_OK)
 		if (!strncmp(archive_entry_pathname(e), "data.tar", strlen("data.tar")))
 			break;
@@ -777,18 +766,101 @@ int deb__extract(struct deb *deb, const struct deb_take *take,
 	}
 	if (r != ARCHIVE_OK)
 		return corrupt(deb, deb->ar);
+	*data = nested_open(deb->ar);
+	return *data ? 0 : -ENOMEM;
+}
 
+int deb__extract(struct deb *deb, const struct deb_take *take,
+		 const char *dest, uint64_t max, deb_progress_fn progress_fn,
+		 void *arg)
+{
+	struct extract x = {
+		.deb = deb, .dest = dest, .max = max,
+		.progress = progress_fn, .arg = arg,
+	};
+	const struct deb_take *rule;
+	struct archive *data;
+	int err;
+
+	for (rule = take; rule->path; rule++) {
+		x.dir_rules |= takes_dir(rule);
+		x.whole_left += !takes_dir(rule);
+	}
 	x.dirfd = open(dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (x.dirfd < 0) {
 		err = -errno;
 		pr_err("%s: %s", dest, strerror(-err));
 		return err;
 	}
-	data = nested_open(deb->ar);
-	err = data ? extract_archive(&x, data, take, true) : -ENOMEM;
+	err = open_data(deb, &data);
+	if (!err) {
+		err = extract_archive(&x, data, take, true);
+		archive_read_free(data);
+	}
+	close(x.dirfd);
+	if (!err && x.progress)
+		x.progress(x.arg, deb->control.package, deb->size, deb->size);
+	return err;
+}
+
+/* The bytes of the member @e of @a, at most @max of them, into *@bufp. */
+static int read_member(struct extract *x, struct archive *a,
+		       struct archive_entry *e, const char *name,
+		       unsigned char **bufp, size_t *sizep)
+{
+	uint64_t size = archive_entry_size(e);
+	la_int64_t offset;
+	const void *block;
+	unsigned char *buf;
+	size_t len;
+	int r;
+
+	if (size > x->max)
+		return over_cap(x, name);
+	buf = calloc(1, size ? size : 1);
+	if (!buf)
+		return -ENOMEM;
+	while ((r = archive_read_data_block(a, &block, &len, &offset)) != ARCHIVE_EOF) {
+		if (r < ARCHIVE_WARN || offset < 0 || (uint64_t)offset > size ||
+		    len > size - offset) {
+			free(buf);
+			return corrupt(x->deb, a);
+		}
+		memcpy(buf + offset, block, len);
+		progress(x);
+	}
+	*bufp = buf;
+	*sizep = size;
+	return 0;
+}
+
+int deb__read(struct deb *deb, deb_want_fn want, deb_member_fn fn,
+	      uint64_t max, deb_progress_fn progress_fn, void *arg)
+{
+	struct extract x = {
+		.deb = deb, .max = max, .progress = progress_fn, .arg = arg,
+	};
+	struct archive_entry *e;
+	struct archive *data = NULL;
+	unsigned char *buf = NULL;
+	size_t size = 0;
+	int r = ARCHIVE_EOF, err = open_data(deb, &data);
+
+	while (!err && (r = archive_read_next_header(data, &e)) == ARCHIVE_OK) {
+		const char *name = member_name(archive_entry_pathname(e));
+
+		progress(&x);
+		if (archive_entry_filetype(e) != AE_IFREG || archive_entry_hardlink(e) ||
+		    !archive_entry_size_is_set(e) || !want(arg, name))
+			continue;
+		err = read_member(&x, data, e, name, &buf, &size);
+		if (!err)
+			err = fn(arg, name, buf, size);
+	}
+	if (!err && r != ARCHIVE_EOF && r != ARCHIVE_OK)
+		err = corrupt(deb, data);
 	if (data)
 		archive_read_free(data);
-	close(x.dirfd);
 	if (!err && x.progress)
 		x.progress(x.arg, deb->control.package, deb->size, deb->size);
 	return err;

@@ -7,6 +7,8 @@
 #ifndef KABIDIFF_DEBIAN_DEB_H
 #define KABIDIFF_DEBIAN_DEB_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The control fields kabidiff reads. */
@@ -92,6 +94,26 @@ const struct deb_control *deb__control(const struct deb *deb);
 int deb__extract(struct deb *deb, const struct deb_take *take,
 		 const char *dest, uint64_t max, deb_progress_fn progress,
 		 void *arg);
+
+/*
+ * Which members deb__read() hands on, by their names (without "./"), and
+ * what takes one: @buf (malloc()ed, @size bytes) is the callee's.  A
+ * non-zero return stops the reading and is deb__read()'s.
+ */
+typedef bool (*deb_want_fn)(void *arg, const char *name);
+typedef int (*deb_member_fn)(void *arg, const char *name, unsigned char *buf,
+			     size_t size);
+
+/*
+ * deb__read() - the regular files of the data archive that @want accepts,
+ * each read whole into memory and given to @fn, in the archive's order;
+ * nothing is written.  A member of more than @max bytes is -EFBIG, before
+ * it is read.  @progress may be NULL; @arg goes to all three.  Returns 0,
+ * @fn's error, or -errno, reported naming the package (-EINVAL for a
+ * corrupt or truncated one).
+ */
+int deb__read(struct deb *deb, deb_want_fn want, deb_member_fn fn,
+	      uint64_t max, deb_progress_fn progress, void *arg);
 
 void deb__close(struct deb *deb);
 
