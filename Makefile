@@ -68,7 +68,7 @@ BASE_SRCS	:= $(addprefix abidiff/lib/,print.c array.c bytes.c fileio.c cleanup.c
 			atomic-file.c run-command.c) \
 		   $(addprefix abidiff/model/,build-date.c jstr.c json-arena.c json-records.c model.c \
 			snapshot-json.c)
-ENGINE_SRCS	:= $(addprefix abidiff/match/,what-index.c what-normal.c sysfs-tree.c \
+ENGINE_SRCS	:= $(addprefix abidiff/match/,what-index.c what-normal.c sysfs-tree.c census-join.c \
 			docmatch.c) \
 		   $(addprefix abidiff/diff/,change.c diff.c sysfs.c syscalls.c vdso.c types.c \
 			docs.c) \
