@@ -64,6 +64,9 @@ static const struct {
 	[CHANGE_DOC_RETIRED]		= { "doc-retired", CLASS_COMPATIBLE, PART_DOCS },
 	[CHANGE_DOC_PROMOTED]		= { "doc-promoted", CLASS_COMPATIBLE, PART_DOCS },
 	[CHANGE_DOC_ADDED]		= { "doc-added", CLASS_ADDED, PART_DOCS },
+	[CHANGE_ATTR_REMOVED]		= { "attribute-removed", CLASS_REMOVED, PART_CENSUS },
+	[CHANGE_ATTR_MODE_LOST]		= { "attribute-mode-lost", CLASS_INCOMPATIBLE, PART_CENSUS },
+	[CHANGE_MODULE_REMOVED]		= { "module-removed", CLASS_REMOVED, PART_CENSUS },
 };
 
 static const char * const class_names[CLASS_COUNT] = {
@@ -109,6 +112,7 @@ const char *change_part__name(enum change_part part)
 	static const char * const names[PART_COUNT] = {
 		[PART_SYSFS] = "sysfs", [PART_SYSCALLS] = "syscalls",
 		[PART_VDSO] = "vdso", [PART_TYPES] = "types", [PART_DOCS] = "docs",
+		[PART_CENSUS] = "census",
 	};
 
 	return part < PART_COUNT ? names[part] : NULL;
@@ -200,5 +204,6 @@ void diff__release(struct diff *d)
 	d->v = NULL;
 	d->nr = d->alloc = 0;
 	free(d->old_entry);
+	free(d->old_census_entry);
 	d->old_entry = NULL;
 }

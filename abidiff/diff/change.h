@@ -87,6 +87,10 @@ enum change_kind {
 	CHANGE_DOC_RETIRED,		/* obsolete/ to removed/ */
 	CHANGE_DOC_PROMOTED,
 	CHANGE_DOC_ADDED,
+
+	CHANGE_ATTR_REMOVED,		/* the code defines it no more */
+	CHANGE_ATTR_MODE_LOST,		/* a permission bit went away */
+	CHANGE_MODULE_REMOVED,		/* a module with attributes is gone */
 	CHANGE_KIND_COUNT,
 };
 
@@ -97,6 +101,7 @@ enum change_part {
 	PART_VDSO,
 	PART_TYPES,
 	PART_DOCS,
+	PART_CENSUS,
 	PART_COUNT,
 };
 
@@ -133,6 +138,11 @@ struct diff {
 	 * judges by it and need not match them again.
 	 */
 	int32_t *old_entry;
+	/*
+	 * The same for OLD's census attributes, as census_join__run(old,
+	 * old) joins them, when both sides have a census and OLD docs.
+	 */
+	int32_t *old_census_entry;
 };
 
 /*

@@ -92,6 +92,7 @@ int diff__run(const struct snapshot *old, const struct snapshot *new,
 	d->compared[PART_VDSO] = old->vdso.collected && new->vdso.collected;
 	d->compared[PART_TYPES] = old->types.collected && new->types.collected;
 	d->compared[PART_DOCS] = old->docs.collected && new->docs.collected;
+	d->compared[PART_CENSUS] = old->census.collected && new->census.collected;
 	err = match_docs(old, new, &m);
 	if (!err && d->compared[PART_SYSFS])
 		err = diff_sysfs(old, new, &m, d);
@@ -103,6 +104,8 @@ int diff__run(const struct snapshot *old, const struct snapshot *new,
 		err = diff_types(old, new, d);
 	if (!err && d->compared[PART_DOCS])
 		err = diff_docs(old, new, &m, d);
+	if (!err && d->compared[PART_CENSUS])
+		err = diff_census(old, new, &d->old_census_entry, d);
 	if (!err && d->nr)
 		qsort(d->v, d->nr, sizeof(*d->v), change_cmp);
 	if (!err && m.old_entry) {

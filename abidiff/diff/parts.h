@@ -37,6 +37,9 @@ int diff_types(const struct snapshot *old, const struct snapshot *new,
 	       struct diff *d);
 int diff_docs(const struct snapshot *old, const struct snapshot *new,
 	      const struct doc_matches *m, struct diff *d);
+/* ... and the census, leaving OLD's joins (or NULL) in *@old_entry. */
+int diff_census(const struct snapshot *old, const struct snapshot *new,
+		int32_t **old_entry, struct diff *d);
 
 /*
  * A function's signature, compared as syscalls.c explains: its arguments

@@ -45,6 +45,7 @@ static const char * const part_options[PART_COUNT] = {
 	[PART_VDSO]	= "--vdso",
 	[PART_TYPES]	= "--vmlinux",
 	[PART_DOCS]	= "--docs or --docs-git",
+	[PART_CENSUS]	= "--census",
 };
 
 static void parts_of(const struct snapshot *s, bool has[PART_COUNT])
@@ -54,6 +55,7 @@ static void parts_of(const struct snapshot *s, bool has[PART_COUNT])
 	has[PART_VDSO] = s->vdso.collected;
 	has[PART_TYPES] = s->types.collected;
 	has[PART_DOCS] = s->docs.collected;
+	has[PART_CENSUS] = s->census.collected;
 }
 
 static bool wanted(unsigned int parts, int part)

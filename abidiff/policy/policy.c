@@ -603,6 +603,11 @@ static int find_doc(const struct judgement *j, struct levels *lv,
 	case PART_VDSO:
 		*doc = entry_of_file(s, "stable/vdso");
 		break;
+	case PART_CENSUS:
+		/* the diff joined OLD's attributes; a change is OLD's */
+		if (j->diff->old_census_entry && j->diff->old_census_entry[ref] >= 0)
+			*doc = &s->docs.v[j->diff->old_census_entry[ref]];
+		break;
 	case PART_TYPES:
 		/* a type a vDSO prototype reaches is the vDSO's */
 		*doc = entry_of_file(s, type_name__is_vdso(c->subject) ?
