@@ -21,7 +21,7 @@ dir-value.json	kabidiff: FILE: sysfs[0]: only a file has a value
 duplicate-key.json	kabidiff: FILE:3:10: duplicate object key near '"format"'
 duplicate-path.json	kabidiff: FILE: duplicate sysfs path "/sys/a"
 empty.json	kabidiff: FILE: empty file, not a kabidiff snapshot
-future-version.json	kabidiff: FILE: snapshot format version 6 is newer than this kabidiff reads (up to 5); upgrade kabidiff
+future-version.json	kabidiff: FILE: snapshot format version 7 is newer than this kabidiff reads (up to 6); upgrade kabidiff
 incomplete-size.json	kabidiff: FILE: types["struct s"]: an incomplete type has no size
 incomplete-target.json	kabidiff: FILE: types["t"]: a declared-only typedef has no target
 kernel-array.json	kabidiff: FILE: kernel: expected an object, found an array
