@@ -189,6 +189,21 @@ static void test_load_full(void **state)
 	assert_int_equal(s->docs.nr, 7);
 	assert_int_equal(s->docs.v[0].level, LEVEL_OBSOLETE);
 
+	/* a module read without attributes; an attribute without a file */
+	assert_true(s->census.collected);
+	assert_int_equal(s->nr_census_modules, 3);
+	assert_string_equal(s->census_modules[0], "e1000e");
+	assert_int_equal(s->census.nr, 10);
+	assert_string_equal(s->census.v[0].module, "k10temp");
+	assert_null(s->census.v[0].file);
+	assert_int_equal(s->census.v[0].kind, CENSUS_SENSOR);
+	assert_true(s->census.v[0].mode_at_run_time);
+	assert_null(s->census.v[0].path);
+	assert_int_equal(s->census.v[1].kind, CENSUS_PARAM);
+	assert_int_equal(s->census.v[3].mode, 0644);
+	assert_string_equal(s->census.v[3].group, "power");
+	assert_string_equal(s->census.v[9].path, "/sys/class/net/<iface>/ifindex");
+
 	assert_true(s->coverage.computed);
 	assert_int_equal(s->coverage.documented, 9);
 	snapshot__free(s);
