@@ -2,8 +2,9 @@
 /*
  * kabidiff show [--json] SNAPSHOT
  *
- * The text form summarises a snapshot: the kernel, counts per part and the
- * top-level sysfs directories.  The JSON form re-emits the snapshot itself in
+ * The text form summarises a snapshot: the kernel, counts per part (the
+ * census's by kind, and the modules it read) and the top-level sysfs
+ * directories.  The JSON form re-emits the snapshot itself in
  * canonical form, so `show --json` of a canonical file reproduces it byte for
  * byte.
  */
@@ -47,6 +48,8 @@ struct show_summary {
 	size_t types[TYPE_KIND_COUNT];
 	size_t nodes[NODE_KIND_COUNT];
 	size_t docs[LEVEL_COUNT];
+	size_t census[CENSUS_KIND_COUNT];
+	size_t census_modules;	/* modules with any attribute */
 	struct top_dir *dirs;
 	size_t nr_dirs;
 };
@@ -155,6 +158,12 @@ static int summarise(const struct snapshot *s, struct show_summary *sum)
 		sum->nodes[s->sysfs.v[i].kind]++;
 	for (i = 0; i < s->docs.nr; i++)
 		sum->docs[s->docs.v[i].level]++;
+	/* sorted by module: each module's attributes are one run */
+	for (i = 0; i < s->census.nr; i++) {
+		sum->census[s->census.v[i].kind]++;
+		sum->census_modules += !i || strcmp(s->census.v[i - 1].module,
+						    s->census.v[i].module);
+	}
 	if (count_abis(sum) || count_top_dirs(sum))
 		return -1;
 	return 0;
@@ -176,6 +185,21 @@ static void show_field(const char *label, const char *value)
 	putchar('\n');
 }
 
+/* ": 12 struct, 3 union": the non-zero counts of @counts, by @name. */
+static void show_counts(const size_t *counts, size_t n,
+			const char *(*name)(unsigned int))
+{
+	const char *sep = ": ";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!counts[i])
+			continue;
+		printf("%s%zu %s", sep, counts[i], name(i));
+		sep = ", ";
+	}
+}
+
 /*
  * One line for a part: "label  N unit: 12 struct, 3 union" with the non-zero
  * counts of @counts, or that the part was not collected.
@@ -184,21 +208,13 @@ static void show_part(const char *label, bool collected, size_t nr,
 		      const char *unit, const size_t *counts, size_t n,
 		      const char *(*name)(unsigned int))
 {
-	const char *sep = ": ";
-	size_t i;
-
 	printf("%-12s", label);
 	if (!collected) {
 		puts("not collected");
 		return;
 	}
 	printf("%zu%s", nr, unit);
-	for (i = 0; i < n; i++) {
-		if (!counts[i])
-			continue;
-		printf("%s%zu %s", sep, counts[i], name(i));
-		sep = ", ";
-	}
+	show_counts(counts, n, name);
 	putchar('\n');
 }
 
@@ -215,6 +231,11 @@ static const char *node_name(unsigned int i)
 static const char *level_name(unsigned int i)
 {
 	return abi_level__name(i);
+}
+
+static const char *census_name(unsigned int i)
+{
+	return census_kind__name(i);
 }
 
 static void show_syscalls(const struct show_summary *sum)
@@ -329,6 +350,23 @@ static void show_machine(const struct machine *m)
 		show_modules(m);
 }
 
+/* "census      12 attributes: 9 device, 3 hwmon; 40 modules read, 2 with attributes" */
+static void show_census(const struct show_summary *sum)
+{
+	const struct snapshot *s = sum->s;
+
+	printf("%-12s", "census");
+	if (!s->census.collected) {
+		puts("not collected");
+		return;
+	}
+	printf("%zu attribute%s", s->census.nr, s->census.nr == 1 ? "" : "s");
+	show_counts(sum->census, CENSUS_KIND_COUNT, census_name);
+	printf("; %zu module%s read, %zu with attributes\n",
+	       s->nr_census_modules, s->nr_census_modules == 1 ? "" : "s",
+	       sum->census_modules);
+}
+
 static void show_coverage(const struct coverage *c)
 {
 	printf("%-12s", "coverage");
@@ -355,6 +393,7 @@ static void show_parts_text(const struct show_summary *sum)
 	show_part("docs", s->docs.collected, s->docs.nr, " entries", sum->docs,
 		  LEVEL_COUNT, level_name);
 	show_coverage(&s->coverage);
+	show_census(sum);
 }
 
 static void show_summary_text(const struct show_summary *sum)

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #define SNAPSHOT_FORMAT		"kabidiff-snapshot"
-#define SNAPSHOT_VERSION	5
+#define SNAPSHOT_VERSION	6
 
 /* Upper bounds that a sane snapshot never exceeds; larger values are refused. */
 #define SYSCALL_NR_MAX		INT32_MAX

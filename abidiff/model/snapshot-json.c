@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "lib/atomic-file.h"
+#include "lib/bytes.h"
 #include "lib/compiler.h"
 #include "lib/fileio.h"
 #include "lib/print.h"
@@ -56,6 +57,7 @@ ADD(add_enumerator, type__add_enumerator)
 ADD(add_sysfs_node, snapshot__add_sysfs_node)
 ADD(add_doc, snapshot__add_doc)
 ADD(add_module_load, machine__add_module)
+ADD(add_census_attr, snapshot__add_census_attr)
 
 static int add_what(void *rec, const char *s)
 {
@@ -65,6 +67,11 @@ static int add_what(void *rec, const char *s)
 static int add_syscall_abi(void *rec, const char *s)
 {
 	return snapshot__add_syscall_abi(rec, s);
+}
+
+static int add_census_module(void *rec, const char *s)
+{
+	return snapshot__add_census_module(rec, s);
 }
 
 #define NAMES(prefix)							\
@@ -77,6 +84,7 @@ NAMES(node_kind)
 NAMES(value_shape)
 NAMES(abi_level)
 NAMES(module_how)
+NAMES(census_kind)
 
 static const char *const syscall_source_names[] = {
 	"table", "dwarf", "ftrace", "switch", "tbl",
@@ -452,8 +460,50 @@ static const struct jrecord coverage_jrecord =
 	JRECORD("coverage", coverage_fields, .load = load_coverage);
 #undef RECORD_TYPE
 
-/* A part that is there is collected: an empty one too. */
+/* Only an attribute that a group lists can have the group's directory. */
+#define RECORD_TYPE struct census_attr
+static int load_census_attr(const struct loader *ld, const struct jpath *jp,
+			    const json_t *obj, void *rec)
+{
+	const struct census_attr *a = rec;
+
+	if (a->group && !a->grouped)
+		return jrecord__fail(ld, jp, "only a grouped attribute has a group");
+	return 0;
+}
+
+static const struct jfield census_attr_fields[] = {
+	FIELD("module", STRING, JF_REQUIRED, module),
+	FIELD("file", STRING, JF_OPTIONAL, file),
+	FIELD("symbol", STRING, JF_REQUIRED, symbol),
+	FIELD("name", STRING, JF_REQUIRED, name),
+	FIELD("kind", ENUM, JF_REQUIRED, kind, .names = census_kind_names,
+	      .nr_names = CENSUS_KIND_COUNT, .max = CENSUS_KIND_COUNT - 1),
+	FIELD("type", STRING, JF_REQUIRED, type),
+	FIELD("mode", MODE, JF_REQUIRED, mode),
+	FIELD("mode_at_run_time", BOOL, JF_REQUIRED, mode_at_run_time),
+	FIELD("grouped", BOOL, JF_REQUIRED, grouped),
+	FIELD("group", STRING, JF_OPTIONAL, group),
+	FIELD("path", STRING, JF_OPTIONAL, path),
+};
+static const struct jrecord census_attr_jrecord =
+	JRECORD("census-attr", census_attr_fields, .load = load_census_attr);
+#undef RECORD_TYPE
+
+/*
+ * The census is one object, but its two arrays are members of the snapshot
+ * itself: its record is struct snapshot, at offset 0 of the root.
+ */
 #define RECORD_TYPE struct snapshot
+static const struct jfield census_fields[] = {
+	FIELD("modules", STRINGS, JF_REQUIRED, census_modules,
+	      .nr = AT(nr_census_modules), .append = add_census_module),
+	FIELD("attributes", RECORDS, JF_REQUIRED, census.v, .nr = AT(census.nr),
+	      .record = &census_attr_jrecord, .add = add_census_attr),
+};
+static const struct jrecord census_jrecord = JRECORD("census", census_fields);
+
+/* A part that is there is collected: an empty one too. */
 #define PART(key, kind, part, add_one, ...)				\
 	FIELD(key, kind, JF_HAVE, part.v, .nr = AT(part.nr),		\
 	      .have = AT(part.collected), .add = add_one, __VA_ARGS__)
@@ -479,6 +529,9 @@ static const struct jfield snapshot_fields[] = {
 	     .map_key = offsetof(struct type_def, name)),
 	PART("sysfs", RECORDS, sysfs, add_sysfs_node, .record = &node_jrecord),
 	PART("docs", RECORDS, docs, add_doc, .record = &doc_jrecord),
+	{ .key = "census", .kind = JF_RECORD, .flags = JF_HAVE, .offset = 0,
+	  .size = sizeof(struct snapshot), .have = AT(census.collected),
+	  .record = &census_jrecord },
 	FIELD("machine", RECORD, JF_HAVE, machine,
 	      .have = AT(machine.recorded), .record = &machine_jrecord),
 	FIELD("coverage", RECORD, JF_HAVE, coverage,
@@ -528,6 +581,33 @@ static int check_format(const struct loader *ld, const json_t *root)
 	return 0;
 }
 
+/*
+ * Each census attribute was read from a file the census lists.  Both lists
+ * are sorted by module: one walk down them.
+ */
+static int check_census_modules(const struct loader *ld,
+				const struct snapshot *s)
+{
+	const struct census_attr *a;
+	char q[128], q_module[128];
+	size_t i, k = 0;
+
+	for (i = 0; i < s->census.nr; i++) {
+		a = &s->census.v[i];
+		while (k < s->nr_census_modules &&
+		       strcmp(s->census_modules[k], a->module) < 0)
+			k++;
+		if (k < s->nr_census_modules &&
+		    !strcmp(s->census_modules[k], a->module))
+			continue;
+		return jrecord__fail(ld, NULL,
+			   "census attribute %s of %s: census.modules does not list its module",
+			   quote_buf(q, sizeof(q), a->symbol),
+			   quote_buf(q_module, sizeof(q_module), a->module));
+	}
+	return 0;
+}
+
 static int load_snapshot(const struct loader *ld, const json_t *root,
 			 struct snapshot *s)
 {
@@ -537,6 +617,8 @@ static int load_snapshot(const struct loader *ld, const json_t *root,
 		err = jrecord__load_object(ld, NULL, &snapshot_jrecord, root, s);
 	if (!err)
 		err = snapshot__sort(s, ld->file);
+	if (!err)
+		err = check_census_modules(ld, s);
 	return err;
 }
 

@@ -16,12 +16,18 @@ bad-escape.json	kabidiff: FILE: sysfs[0].path: bad byte escape or NUL in string
 bad-source.json	kabidiff: FILE: syscalls[0].sources[0]: unknown or repeated source "guess"
 build-date.json	kabidiff: FILE: kernel.build_date: "2025-02-29" is not a date YYYY-MM-DD
 bitfield-half.json	kabidiff: FILE: types["struct s"].members[0]: missing field "bit_offset"
+census-duplicate.json	kabidiff: FILE: duplicate census attribute "uevent_seqnum_attr" of "vmlinux"
+census-group.json	kabidiff: FILE: census.attributes[0]: only a grouped attribute has a group
+census-kind.json	kabidiff: FILE: census.attributes[0].kind: unknown value "widget"
+census-mode.json	kabidiff: FILE: census.attributes[0].mode: "10000" is not four octal digits
+census-module-not-read.json	kabidiff: FILE: census attribute "__param_force" of "k10temp": census.modules does not list its module
+census-no-modules.json	kabidiff: FILE: census: missing field "modules"
 coverage-over.json	kabidiff: FILE: coverage: more nodes documented than there are
 dir-value.json	kabidiff: FILE: sysfs[0]: only a file has a value
 duplicate-key.json	kabidiff: FILE:3:10: duplicate object key near '"format"'
 duplicate-path.json	kabidiff: FILE: duplicate sysfs path "/sys/a"
 empty.json	kabidiff: FILE: empty file, not a kabidiff snapshot
-future-version.json	kabidiff: FILE: snapshot format version 6 is newer than this kabidiff reads (up to 5); upgrade kabidiff
+future-version.json	kabidiff: FILE: snapshot format version 7 is newer than this kabidiff reads (up to 6); upgrade kabidiff
 incomplete-size.json	kabidiff: FILE: types["struct s"]: an incomplete type has no size
 incomplete-target.json	kabidiff: FILE: types["t"]: a declared-only typedef has no target
 kernel-array.json	kabidiff: FILE: kernel: expected an object, found an array

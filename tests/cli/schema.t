@@ -2,7 +2,8 @@
 # docs/snapshot.schema.json agrees with the loader: every snapshot fixture is
 # valid, every bad fixture is invalid but for the checks JSON Schema cannot
 # express (unique record keys, documented <= sysfs_nodes, a record of an
-# ABI syscall_abis does not list).
+# ABI syscall_abis does not list, a census attribute of a module the census
+# did not read).
 . "$(dirname "$0")/../lib.sh"
 
 # Debian's python3 with python3-jsonschema, not whatever python3 is first
@@ -25,7 +26,7 @@ for f in "$FIXTURES"/bad/*.json; do
 	name=${f#"$TOP"/}
 	case "$name" in
 	*/duplicate-path.json|*/coverage-over.json|*/abi-not-listed.json|\
-	*/build-date.json)
+	*/build-date.json|*/census-duplicate.json|*/census-module-not-read.json)
 		$VALIDATE "$f" >"$TMP/out" 2>&1 &&
 			pass "schema accepts $name (only the loader can tell)" ||
 			fail "schema accepts $name (only the loader can tell)" \

@@ -26,6 +26,7 @@ sed -e 's/"version": 2,/"version": 2, "coverage": null,/' \
 	python3 -c 'import json, sys
 d = json.load(sys.stdin)
 d["sysfs"].reverse(); d["syscalls"].reverse(); d["docs"].reverse()
+d["census"]["modules"].reverse(); d["census"]["attributes"].reverse()
 json.dump(d, sys.stdout)' >"$TMP/shuffled.json"
 "$KABIDIFF" show --json "$TMP/shuffled.json" | sed -e '/"coverage"/,$d' >"$TMP/canon"
 sed -e '/"coverage"/,$d' "$FIXTURES/snapshots/full.json" >"$TMP/expected"
@@ -50,6 +51,7 @@ sysfs       29 nodes: 5 dir, 20 file, 3 link, 1 other
 machine     standard (q35: virtio-net and e1000e NICs (no network), virtio-blk, NVMe and AHCI disks (null-co), xHCI with a USB keyboard and tablet, Intel HDA with a codec (no audio), virtio-rng)
 docs        7 entries: 1 stable, 2 testing, 1 unstable, 1 obsolete, 1 private, 1 removed
 coverage    9 of 29 nodes documented (31.0%)
+census      10 attributes: 3 device, 3 kobj, 1 sensor, 1 bin, 1 hwmon, 1 param; 3 modules read, 2 with attributes
 
    nodes  top-level directory
        1  /proc/sys/kernel
@@ -78,16 +80,24 @@ types       not collected
 sysfs       not collected
 machine     not recorded
 docs        not collected
-coverage    not computed" "show tells parts not collected"
+coverage    not computed
+census      not collected" "show tells parts not collected"
 
 run_kabidiff show "$FIXTURES/snapshots/empty-parts.json"
-is "$(printf '%s\n' "$out" | sed -n '9,15p')" "syscalls    0
+is "$(printf '%s\n' "$out" | sed -n '9,16p')" "syscalls    0
 vdso        0
 types       0
 sysfs       0 nodes
 machine     not recorded
 docs        0 entries
-coverage    no sysfs nodes" "show tells empty parts from parts not collected"
+coverage    no sysfs nodes
+census      0 attributes; 0 modules read, 0 with attributes" "show tells empty parts from parts not collected"
+
+# one attribute, one module: the census says so in the singular
+printf '{"format":"kabidiff-snapshot","version":6,"kernel":{},"census":{"modules":["k10temp"],"attributes":[{"module":"k10temp","symbol":"__param_force","name":"force","kind":"param","type":"struct kernel_param","mode":"0444","mode_at_run_time":false,"grouped":false}]}}' >"$TMP/census.json"
+run_kabidiff show "$TMP/census.json"
+is "$status:$(printf '%s\n' "$out" | sed -n '$p')" "0:census      1 attribute: 1 param; 1 module read, 1 with attributes" \
+   "show counts a census of one attribute"
 
 # a name that is not printable comes out quoted on one line
 printf '{"format":"kabidiff-snapshot","version":1,"kernel":{"release":"a\\nb\\\\xff"},"sysfs":[{"path":"/sys/x\\ty","kind":"dir","mode":"0755"}]}' >"$TMP/quote.json"

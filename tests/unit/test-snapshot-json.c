@@ -65,6 +65,21 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/* The file @name of the test directory, holding the text of @fmt: its path. */
+static char *__printf(2, 3) write_tmp(const char *name, const char *fmt, ...)
+{
+	char *path = tmp_path(name);
+	FILE *f = fopen(path, "w");
+	va_list ap;
+
+	assert_non_null(f);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
 static int count_dir_entries(void)
 {
 	DIR *d = opendir(tmpdir);
@@ -173,6 +188,22 @@ static void test_load_full(void **state)
 
 	assert_int_equal(s->docs.nr, 7);
 	assert_int_equal(s->docs.v[0].level, LEVEL_OBSOLETE);
+
+	/* a module read without attributes; an attribute without a file */
+	assert_true(s->census.collected);
+	assert_int_equal(s->nr_census_modules, 3);
+	assert_string_equal(s->census_modules[0], "e1000e");
+	assert_int_equal(s->census.nr, 10);
+	assert_string_equal(s->census.v[0].module, "k10temp");
+	assert_null(s->census.v[0].file);
+	assert_int_equal(s->census.v[0].kind, CENSUS_SENSOR);
+	assert_true(s->census.v[0].mode_at_run_time);
+	assert_null(s->census.v[0].path);
+	assert_int_equal(s->census.v[1].kind, CENSUS_PARAM);
+	assert_int_equal(s->census.v[3].mode, 0644);
+	assert_string_equal(s->census.v[3].group, "power");
+	assert_string_equal(s->census.v[9].path, "/sys/class/net/<iface>/ifindex");
+
 	assert_true(s->coverage.computed);
 	assert_int_equal(s->coverage.documented, 9);
 	snapshot__free(s);
@@ -191,13 +222,9 @@ static void test_load_version_1(void **state)
 		"   \"args\": [], \"sources\": [\"table\"]},\n"
 		"  {\"abi\": \"ia32\", \"nr\": 3, \"name\": \"read\", \"implemented\": true,\n"
 		"   \"args\": [], \"sources\": [\"table\"]}]}\n";
-	FILE *f = fopen(tmp_path("v1.json"), "w");
 	struct snapshot *s, *back;
 
-	assert_non_null(f);
-	fputs(v1, f);
-	fclose(f);
-	s = snapshot__load(tmp_path("v1.json"));
+	s = snapshot__load(write_tmp("v1.json", "%s", v1));
 	assert_non_null(s);
 	assert_int_equal(s->nr_syscall_abis, 2);
 	assert_string_equal(s->syscall_abis[0], "ia32");
@@ -290,7 +317,6 @@ static void test_round_trip_file(void **state)
 	struct type_def *t;
 	char *first, *second;
 	size_t len1, len2;
-	FILE *f;
 
 	sc->abi = strdup("x86_64");
 	sc->name = strdup("read");
@@ -321,12 +347,8 @@ static void test_round_trip_file(void **state)
 	assert_int_equal(len1, len2);
 	assert_memory_equal(first, second, len1);
 
-	f = fopen(tmp_path("v3.json"), "w");
-	assert_non_null(f);
-	fputs(v3, f);
-	fclose(f);
 	snapshot__free(back);
-	back = snapshot__load(tmp_path("v3.json"));
+	back = snapshot__load(write_tmp("v3.json", "%s", v3));
 	assert_non_null(back);
 	assert_null(back->types.v[0].file);
 	assert_null(back->kernel.build_date);
@@ -335,6 +357,282 @@ static void test_round_trip_file(void **state)
 	snapshot__free(back);
 	snapshot__free(s);
 	remove_tmp_files();
+}
+
+static struct census_attr *add_census_attr(struct snapshot *s,
+					   const char *module, const char *file,
+					   const char *symbol, const char *name,
+					   enum census_kind kind)
+{
+	struct census_attr *a = snapshot__add_census_attr(s);
+
+	a->module = strdup(module);
+	a->file = file ? strdup(file) : NULL;
+	a->symbol = strdup(symbol);
+	a->name = strdup(name);
+	a->kind = kind;
+	a->type = strdup(kind == CENSUS_HWMON ? "struct hwmon_chip_info" :
+			 "struct device_attribute");
+	a->mode = 0444;
+	return a;
+}
+
+/* The strings of @a and @b are the same, absent or the same bytes. */
+static void assert_same_string(const char *a, const char *b)
+{
+	if (!a || !b)
+		assert_ptr_equal(a, b);
+	else
+		assert_string_equal(a, b);
+}
+
+static void assert_census_equal(const struct snapshot *a,
+				const struct snapshot *b)
+{
+	size_t i;
+
+	assert_int_equal(a->census.collected, b->census.collected);
+	assert_int_equal(a->nr_census_modules, b->nr_census_modules);
+	for (i = 0; i < a->nr_census_modules; i++)
+		assert_string_equal(a->census_modules[i], b->census_modules[i]);
+	assert_int_equal(a->census.nr, b->census.nr);
+	for (i = 0; i < a->census.nr; i++) {
+		const struct census_attr *x = &a->census.v[i], *y = &b->census.v[i];
+
+		assert_same_string(x->module, y->module);
+		assert_same_string(x->file, y->file);
+		assert_same_string(x->symbol, y->symbol);
+		assert_same_string(x->name, y->name);
+		assert_int_equal(x->kind, y->kind);
+		assert_same_string(x->type, y->type);
+		assert_int_equal(x->mode, y->mode);
+		assert_int_equal(x->mode_at_run_time, y->mode_at_run_time);
+		assert_int_equal(x->grouped, y->grouped);
+		assert_same_string(x->group, y->group);
+		assert_same_string(x->path, y->path);
+	}
+}
+
+/*
+ * A census of every kind, with and without its optional strings and with
+ * bytes that are not UTF-8, saved, loaded and saved again: the same
+ * records, the same bytes.  Records added out of order come back sorted.
+ */
+static void test_round_trip_census(void **state)
+{
+	struct snapshot *s = snapshot__new(), *back;
+	struct census_attr *a;
+	char *first, *second;
+	size_t len1, len2;
+	unsigned int kind;
+	char symbol[32];
+
+	assert_int_equal(snapshot__add_census_module(s, "vmlinux"), 0);
+	assert_int_equal(snapshot__add_census_module(s, "nct6775"), 0);
+	assert_int_equal(snapshot__add_census_module(s, "caf\xe9\xff"), 0);
+	for (kind = CENSUS_KIND_COUNT; kind-- > 0;) {
+		snprintf(symbol, sizeof(symbol), "attr_%s", census_kind__name(kind));
+		a = add_census_attr(s, "vmlinux", "drivers/base/core.c", symbol,
+				    census_kind__name(kind), kind);
+		a->mode = 0200 + kind;
+		a->mode_at_run_time = kind & 1;
+		a->grouped = kind & 2;
+		if (kind == CENSUS_DEVICE) {
+			a->grouped = true;
+			a->group = strdup("power");
+		}
+		if (kind & 4)
+			a->path = strdup("/sys/devices/<dev>/x");
+	}
+	a = add_census_attr(s, "nct6775", NULL, "sda_in[3]", "in3_input",
+			    CENSUS_SENSOR);
+	a->mode = 07777;
+	a = add_census_attr(s, "caf\xe9\xff", "a\tb\x01", "\x80\\",
+			    "new\nline", CENSUS_HWMON);
+	a->mode = 0;
+	assert_int_equal(snapshot__save(s, tmp_path("c.json"), 0), 0);
+	first = slurp(tmp_path("c.json"), &len1);
+	assert_non_null(strstr(first, "  \"census\": {\n    \"modules\": [\n"
+				      "      \"caf\\\\xe9\\\\xff\",\n"));
+	assert_non_null(strstr(first, "        \"mode\": \"7777\",\n"));
+
+	back = snapshot__load(tmp_path("c.json"));
+	assert_non_null(back);
+	assert_string_equal(back->census_modules[0], "caf\xe9\xff");
+	assert_string_equal(back->census.v[0].symbol, "\x80\\");
+	assert_null(back->census.v[1].file);
+	assert_int_equal(back->census.v[1].mode, 07777);
+	assert_census_equal(s, back);
+	assert_int_equal(snapshot__save(back, tmp_path("d.json"), 0), 0);
+	second = slurp(tmp_path("d.json"), &len2);
+	assert_int_equal(len1, len2);
+	assert_memory_equal(first, second, len1);
+	free(first);
+	free(second);
+	snapshot__free(back);
+	snapshot__free(s);
+	remove_tmp_files();
+}
+
+/*
+ * A census collected and empty is there, an empty object of empty arrays;
+ * one not collected is not.
+ */
+static void test_round_trip_census_empty(void **state)
+{
+	struct snapshot *s = snapshot__new(), *back;
+	char *text;
+	size_t len;
+
+	assert_int_equal(snapshot__save(s, tmp_path("none.json"), 0), 0);
+	text = slurp(tmp_path("none.json"), &len);
+	assert_null(strstr(text, "census"));
+	free(text);
+	back = snapshot__load(tmp_path("none.json"));
+	assert_non_null(back);
+	assert_false(back->census.collected);
+	snapshot__free(back);
+
+	s->census.collected = true;
+	assert_int_equal(snapshot__save(s, tmp_path("empty.json"), 0), 0);
+	text = slurp(tmp_path("empty.json"), &len);
+	assert_non_null(strstr(text, "  \"census\": {\n    \"modules\": [],\n"
+				     "    \"attributes\": []\n  }\n"));
+	free(text);
+	back = snapshot__load(tmp_path("empty.json"));
+	assert_non_null(back);
+	assert_true(back->census.collected);
+	assert_int_equal(back->census.nr, 0);
+	assert_int_equal(back->nr_census_modules, 0);
+	snapshot__free(back);
+	snapshot__free(s);
+	remove_tmp_files();
+}
+
+/* A document of version 5, before the census, reads as one without it. */
+static void test_load_version_5(void **state)
+{
+	static const char v5[] =
+		"{\"format\": \"kabidiff-snapshot\", \"version\": 5,\n"
+		" \"kernel\": {\"build_date\": \"2025-01-02\"},\n"
+		" \"sysfs\": [{\"path\": \"/sys\", \"kind\": \"dir\", \"mode\": \"0555\"}]}\n";
+	struct snapshot *s;
+	char *text;
+	size_t len;
+
+	s = snapshot__load(write_tmp("v5.json", "%s", v5));
+	assert_non_null(s);
+	assert_true(s->sysfs.collected);
+	assert_false(s->census.collected);
+	assert_int_equal(s->census.nr, 0);
+	assert_int_equal(s->nr_census_modules, 0);
+	assert_int_equal(snapshot__save(s, tmp_path("v6.json"), 0), 0);
+	text = slurp(tmp_path("v6.json"), &len);
+	assert_non_null(strstr(text, "  \"version\": 6,\n"));
+	assert_null(strstr(text, "census"));
+	free(text);
+	snapshot__free(s);
+	remove_tmp_files();
+}
+
+/* A document whose census read vmlinux and found the attributes "%s". */
+#define CENSUS_DOC "{\"format\": \"kabidiff-snapshot\", \"version\": 6," \
+		   " \"kernel\": {}, \"census\": {\"modules\": [\"vmlinux\"]," \
+		   " \"attributes\": [%s]}}\n"
+
+/*
+ * The census document of the attributes @attrs must be refused, with errno
+ * @err and the message "FILE: @message".
+ */
+static void expect_census_refused(const char *attrs, int err,
+				  const char *message)
+{
+	kabi_print_fn_t old_print = kabi_set_print(capture);
+	const char *path = write_tmp("bad.json", CENSUS_DOC, attrs);
+	size_t len = strlen(path);
+
+	errno = 0;
+	last_message[0] = '\0';
+	assert_null(snapshot__load(path));
+	kabi_set_print(old_print);
+	assert_int_equal(errno, err);
+	assert_memory_equal(last_message, path, len);
+	assert_memory_equal(last_message + len, ": ", 2);
+	assert_string_equal(last_message + len + 2, message);
+	remove_tmp_files();
+}
+
+#define CENSUS_KEY "\"module\": \"vmlinux\", \"symbol\": \"dev_attr_x\", " \
+		   "\"name\": \"x\", "
+#define CENSUS_REST "\"type\": \"struct device_attribute\", " \
+		    "\"mode\": \"0444\", \"mode_at_run_time\": false, " \
+		    "\"grouped\": false"
+#define CENSUS_ATTR "{" CENSUS_KEY "\"kind\": \"device\", " CENSUS_REST "}"
+
+static void test_census_refused(void **state)
+{
+	/* the good one first: the cases below differ from it in one way */
+	struct snapshot *s = snapshot__load(write_tmp("good.json", CENSUS_DOC,
+						      CENSUS_ATTR));
+
+	assert_non_null(s);
+	assert_int_equal(s->census.nr, 1);
+	snapshot__free(s);
+	remove_tmp_files();
+
+	expect_census_refused("{" CENSUS_KEY "\"kind\": \"gadget\", " CENSUS_REST "}",
+			      EINVAL,
+			      "census.attributes[0].kind: unknown value \"gadget\"");
+	expect_census_refused("{" CENSUS_KEY "\"kind\": \"device\", "
+			      "\"type\": \"struct device_attribute\", "
+			      "\"mode\": \"10000\", \"mode_at_run_time\": false, "
+			      "\"grouped\": false}", EINVAL,
+			      "census.attributes[0].mode: \"10000\" is not four octal digits");
+	expect_census_refused("{" CENSUS_KEY "\"kind\": \"device\", "
+			      "\"type\": \"struct device_attribute\", "
+			      "\"mode\": 420, \"mode_at_run_time\": false, "
+			      "\"grouped\": false}", EINVAL,
+			      "census.attributes[0].mode: expected a string, found an integer");
+	expect_census_refused(CENSUS_ATTR ", " CENSUS_ATTR, EEXIST,
+			      "duplicate census attribute \"dev_attr_x\" of \"vmlinux\"");
+	expect_census_refused("{\"module\": \"vmlinux\", \"symbol\": \"dev_attr_x\", "
+			      "\"kind\": \"device\", " CENSUS_REST "}", EINVAL,
+			      "census.attributes[0]: missing field \"name\"");
+	expect_census_refused("{" CENSUS_KEY "\"kind\": \"device\", " CENSUS_REST
+			      ", \"group\": \"power\"}", EINVAL,
+			      "census.attributes[0]: only a grouped attribute has a group");
+	expect_census_refused("{\"module\": \"e1000e\", \"symbol\": \"dev_attr_x\", "
+			      "\"name\": \"x\", \"kind\": \"device\", " CENSUS_REST "}",
+			      EINVAL,
+			      "census attribute \"dev_attr_x\" of \"e1000e\": "
+			      "census.modules does not list its module");
+	expect_census_refused(CENSUS_ATTR "], \"colour\": [", EINVAL,
+			      "census: unknown field \"colour\"");
+}
+
+/* A module read twice is refused, by loading and by saving alike. */
+static void test_census_duplicate_module(void **state)
+{
+	static const char doc[] =
+		"{\"format\": \"kabidiff-snapshot\", \"version\": 6, \"kernel\": {},"
+		" \"census\": {\"modules\": [\"vmlinux\", \"vmlinux\"], \"attributes\": []}}\n";
+	kabi_print_fn_t old_print = kabi_set_print(capture);
+	struct snapshot *s = snapshot__new();
+
+	errno = 0;
+	assert_null(snapshot__load(write_tmp("m.json", "%s", doc)));
+	assert_int_equal(errno, EEXIST);
+	assert_non_null(strstr(last_message, "m.json: duplicate census module \"vmlinux\""));
+	remove_tmp_files();
+
+	assert_int_equal(snapshot__add_census_module(s, "nct6775"), 0);
+	assert_int_equal(snapshot__add_census_module(s, "nct6775"), 0);
+	assert_int_equal(snapshot__save(s, tmp_path("n.json"), 0), -EEXIST);
+	kabi_set_print(old_print);
+	assert_string_equal(last_message,
+			    "snapshot: duplicate census module \"nct6775\"");
+	assert_int_equal(count_dir_entries(), 0);
+	snapshot__free(s);
 }
 
 static void test_save_mode(void **state)
@@ -905,6 +1203,10 @@ static const struct mutation {
 	{ "doc", "level", one_name_more },
 	{ "doc", "what", lower_min },
 	{ "coverage", "documented", rename_key },
+	{ "census", "modules", flip_required },
+	{ "census-attr", "kind", one_name_less },
+	{ "census-attr", "mode", flip_required },
+	{ "census-attr", "grouped", rename_key },
 };
 
 struct mutant {
@@ -986,6 +1288,11 @@ int main(void)
 		cmocka_unit_test(test_load_version_1),
 		cmocka_unit_test(test_round_trip_bytes),
 		cmocka_unit_test(test_round_trip_file),
+		cmocka_unit_test(test_round_trip_census),
+		cmocka_unit_test(test_round_trip_census_empty),
+		cmocka_unit_test(test_load_version_5),
+		cmocka_unit_test(test_census_refused),
+		cmocka_unit_test(test_census_duplicate_module),
 		cmocka_unit_test(test_save_mode),
 		cmocka_unit_test(test_save_fails_atomically),
 		cmocka_unit_test(test_save_refuses_duplicates),
