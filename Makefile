@@ -35,9 +35,9 @@ BASIC_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE -Wall -Wformat=2 -MMD -MP \
 		   -DKABIDIFF_VERSION='"$(VERSION)"' \
 		   -DKABIDIFF_LIBEXECDIR='"$(LIBEXECDIR)"' \
 		   $(shell $(PKG_CONFIG) --cflags jansson libdw libgit2 capstone libkmod libarchive \
-			libpcre2-8 2>/dev/null)
+			liblzma libpcre2-8 2>/dev/null)
 LIBS		:= $(shell $(PKG_CONFIG) --libs jansson libdw libgit2 capstone libkmod libarchive \
-			libpcre2-8 2>/dev/null)
+			liblzma libpcre2-8 2>/dev/null)
 TEST_LIBS	:= $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 SANITIZE	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
 		   -fno-sanitize-recover=all
@@ -112,7 +112,7 @@ TOOL_BINS	:= $(TEST_TOOLS:%=$(O)/tests/tools/%)
 
 # Debian packages: what building, testing and running need.
 DEB_PACKAGES	:= gcc make pkg-config libjansson-dev libdw-dev libelf-dev \
-		   libgit2-dev libcapstone-dev libkmod-dev libarchive-dev libpcre2-dev \
+		   libgit2-dev libcapstone-dev libkmod-dev libarchive-dev liblzma-dev libpcre2-dev \
 		   libcmocka-dev perl \
 		   python3 python3-jsonschema python3-lxml valgrind xz-utils time dwarves \
 		   qemu-system-x86 faketime \

@@ -5,7 +5,9 @@
  * none).  libarchive reads the ar archive, and a member as an archive of
  * its own through a read callback that pulls the member's bytes out of the
  * outer one (nested_open()), so nothing is decompressed but the stream
- * being read, and nothing is written but the members asked for.
+ * being read, and nothing is written but the members asked for.  A
+ * data.tar.xz is decompressed by liblzma on every CPU, not by libarchive
+ * (open_data()).
  *
  * The members are written by our own few lines, not libarchive's
  * archive_write_disk, which makes whatever the archive holds: devices,
@@ -27,12 +29,14 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <lzma.h>
 
 #include "lib/compiler.h"
 #include "lib/print.h"
 #include "deb.h"
 
 #define CONTROL_MAX	(64 << 10)	/* a control file is a few KB */
+#define XZ_OUT		(1 << 20)	/* what one read of a data.tar.xz gives */
 
 struct deb {
 	char *path;
@@ -40,6 +44,25 @@ struct deb {
 	struct archive *ar;		/* the outer ar archive */
 	uint64_t size;			/* of the file, for progress */
 	struct deb_control control;
+};
+
+/*
+ * A data.tar.xz decompressed here, for libarchive to read as a plain tar
+ * (open_data()): the outer archive it is a member of, liblzma's decoder,
+ * and the decoded bytes handed on.
+ */
+struct xz {
+	struct archive *outer;
+	lzma_stream strm;
+	bool in_end;			/* all of the member given to liblzma */
+	bool end;			/* the stream's end, every check passed */
+	unsigned char out[XZ_OUT];
+};
+
+/* The data archive being read, and our xz decoder under it, if any. */
+struct data {
+	struct archive *a;
+	struct xz *xz;			/* NULL: libarchive's filters decode */
 };
 
 /* What deb__extract() carries through the archives it reads. */
@@ -52,23 +75,38 @@ struct extract {
 	void *arg;
 	size_t whole_left;		/* members named whole not out yet */
 	bool dir_rules;			/* a rule takes a directory */
+	bool at_end;			/* the data archive read to its end */
 };
 
-static la_ssize_t nested_read(struct archive *a, void *outer,
-			      const void **buf)
+/*
+ * The next block of the current member of @outer, for @a to read:
+ * 0 and *@buf, *@size; 1 at the member's end; -1 with @outer's error
+ * set on @a.
+ */
+static int member_block(struct archive *a, struct archive *outer,
+			const void **buf, size_t *size)
 {
 	la_int64_t offset;
-	size_t size;
-	int r = archive_read_data_block(outer, buf, &size, &offset);
+	int r = archive_read_data_block(outer, buf, size, &offset);
 
-	if (r == ARCHIVE_EOF)
-		return 0;
+	if (r == ARCHIVE_EOF) {
+		*size = 0;
+		return 1;
+	}
 	if (r < ARCHIVE_WARN) {
 		archive_set_error(a, archive_errno(outer), "%s",
 				  archive_error_string(outer));
 		return -1;
 	}
-	return size;
+	return 0;
+}
+
+static la_ssize_t nested_read(struct archive *a, void *outer,
+			      const void **buf)
+{
+	size_t size;
+
+	return member_block(a, outer, buf, &size) < 0 ? -1 : (la_ssize_t)size;
 }
 
 /* The current member of @outer, read as a (compressed) tar archive. */
@@ -83,6 +121,135 @@ static struct archive *nested_open(struct archive *outer)
 	/* a failure shows at the first archive_read_next_header() */
 	archive_read_open(a, outer, NULL, nested_read, NULL);
 	return a;
+}
+
+/*
+ * liblzma's decoder, as libarchive's xz filter sets it up (no memory
+ * limit, concatenated streams), but on as many threads as CPUs online:
+ * it decodes the blocks of a stream in parallel when their headers give
+ * their sizes, as those of dpkg-deb's multi-threaded xz do.  It uses
+ * threads only while they fit in a quarter of the memory (xz's own
+ * default), and the plain decoder is what a liblzma before 5.4, or one
+ * that cannot start threads, gives.
+ */
+static lzma_ret xz_decoder(lzma_stream *strm)
+{
+#if LZMA_VERSION_MAJOR > 5 || (LZMA_VERSION_MAJOR == 5 && LZMA_VERSION_MINOR >= 4)
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	lzma_mt mt = {
+		.flags = LZMA_CONCATENATED,
+		.threads = cpus > 1 ? cpus : 1,
+		.memlimit_threading = lzma_physmem() / 4,
+		.memlimit_stop = UINT64_MAX,
+	};
+
+	if (lzma_stream_decoder_mt(strm, &mt) == LZMA_OK)
+		return LZMA_OK;
+#endif
+	return lzma_stream_decoder(strm, UINT64_MAX, LZMA_CONCATENATED);
+}
+
+/* liblzma's error @ret, set on @a: -1. */
+static int xz_error(struct archive *a, lzma_ret ret)
+{
+	static const struct {
+		lzma_ret ret;
+		int errnum;
+		const char *what;
+	} errors[] = {
+		{ LZMA_MEM_ERROR, ENOMEM, "out of memory" },
+		{ LZMA_MEMLIMIT_ERROR, ENOMEM, "over the memory limit" },
+		{ LZMA_FORMAT_ERROR, EINVAL, "not in the xz format" },
+		{ LZMA_OPTIONS_ERROR, EINVAL, "compressed with options liblzma does not support" },
+		{ LZMA_DATA_ERROR, EINVAL, "corrupt compressed data" },
+		{ LZMA_BUF_ERROR, EINVAL, "the xz stream is cut short" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(errors); i++)
+		if (errors[i].ret == ret)
+			break;
+	if (i == ARRAY_SIZE(errors))
+		archive_set_error(a, EINVAL, "data.tar.xz: liblzma error %d", ret);
+	else
+		archive_set_error(a, errors[i].errnum, "data.tar.xz: %s",
+				  errors[i].what);
+	return -1;
+}
+
+/*
+ * xz->out filled with what the stream decodes to, as far as it goes: how
+ * many bytes, 0 only at the stream's end, which liblzma has checked
+ * whole (each block's check, the index, the footer); or -1, the error
+ * set on @a.  The member's end is LZMA_FINISH: a member that ends before
+ * its stream does is LZMA_BUF_ERROR, never a tar that ends early at a
+ * member's boundary, which libarchive's tar reader would take for whole.
+ */
+static la_ssize_t xz_fill(struct xz *xz, struct archive *a)
+{
+	lzma_stream *strm = &xz->strm;
+	const void *in;
+	size_t size;
+	lzma_ret ret;
+	int r;
+
+	strm->next_out = xz->out;
+	strm->avail_out = sizeof(xz->out);
+	while (strm->avail_out && !xz->end) {
+		while (!strm->avail_in && !xz->in_end) {
+			r = member_block(a, xz->outer, &in, &size);
+			if (r < 0)
+				return -1;
+			xz->in_end = r;
+			strm->next_in = in;
+			strm->avail_in = size;
+		}
+		ret = lzma_code(strm, xz->in_end ? LZMA_FINISH : LZMA_RUN);
+		if (ret == LZMA_STREAM_END)
+			xz->end = true;
+		else if (ret != LZMA_OK)
+			return xz_error(a, ret);
+	}
+	return sizeof(xz->out) - strm->avail_out;
+}
+
+static la_ssize_t xz_read(struct archive *a, void *xz, const void **buf)
+{
+	*buf = ((struct xz *)xz)->out;
+	return xz_fill(xz, a);
+}
+
+/*
+ * The current member of @outer, an xz stream, decoded by xz_decoder() on
+ * its threads and read by libarchive as a plain tar: libarchive 3.6.2's
+ * own xz filter decodes on one thread only.  Returns 0, or -ENOMEM.
+ */
+static int xz_open(struct archive *outer, struct data *data)
+{
+	struct xz *xz = malloc(sizeof(*xz));
+	struct archive *a = archive_read_new();
+	lzma_stream init = LZMA_STREAM_INIT;
+
+	if (!xz || !a)
+		goto out_free;
+	xz->outer = outer;
+	xz->strm = init;
+	xz->in_end = xz->end = false;
+	if (xz_decoder(&xz->strm) != LZMA_OK)
+		goto out_free;
+	archive_read_support_filter_none(a);
+	archive_read_support_format_tar(a);
+	/* a failure shows at the first archive_read_next_header() */
+	archive_read_open(a, xz, NULL, xz_read, NULL);
+	data->a = a;
+	data->xz = xz;
+	return 0;
+
+out_free:
+	if (a)
+		archive_read_free(a);
+	free(xz);
+	return -ENOMEM;
 }
 
 /* "./boot/vmlinuz-R" is "boot/vmlinuz-R". */
@@ -120,6 +287,10 @@ static int corrupt(const struct deb *deb, struct archive *a)
 {
 	const char *why = archive_error_string(a);
 
+	if (archive_errno(a) == ENOMEM) {
+		pr_err("%s: %s", deb->path, why ? why : strerror(ENOMEM));
+		return -ENOMEM;
+	}
 	pr_err("%s: corrupt or truncated package: %s", deb->path,
 	       why ? why : "unreadable");
 	return -EINVAL;
@@ -748,15 +919,25 @@ static int extract_archive(struct extract *x, struct archive *a,
 		if (top && !takes_dir(rule) && !--x->whole_left && !x->dir_rules)
 			return 0;
 	}
-	return r == ARCHIVE_EOF ? 0 : corrupt(x->deb, a);
+	if (r != ARCHIVE_EOF)
+		return corrupt(x->deb, a);
+	x->at_end |= top;
+	return 0;
 }
 
-/* The data archive of @deb, opened to be read: *@data, or -errno, reported. */
-static int open_data(struct deb *deb, struct archive **data)
+/*
+ * The data archive of @deb, opened to be read: *@data, or -errno,
+ * reported.  A data.tar.xz is decoded by xz_open(), as dpkg-deb decodes
+ * it, by its name; any other by libarchive's filters.
+ */
+static int open_data(struct deb *deb, struct data *data)
 {
 	struct archive_entry *e;
+	const char *name;
 	int r;
 
+	data->a = NULL;
+	data->xz = NULL;
 	while ((r = archive_read_next_header(deb->ar, &e)) == ARCHIVE_OK)
 		if (!strncmp(archive_entry_pathname(e), "data.tar", strlen("data.tar")))
 			break;
@@ -766,8 +947,38 @@ static int open_data(struct deb *deb, struct archive **data)
 	}
 	if (r != ARCHIVE_OK)
 		return corrupt(deb, deb->ar);
-	*data = nested_open(deb->ar);
-	return *data ? 0 : -ENOMEM;
+	name = archive_entry_pathname(e);
+	if (!strcmp(name, "data.tar.xz"))
+		return xz_open(deb->ar, data);
+	data->a = nested_open(deb->ar);
+	return data->a ? 0 : -ENOMEM;
+}
+
+/*
+ * The data archive read to its end: its xz stream, if we decode it, must
+ * end there too, whole.  libarchive stops at the tar's end-of-archive
+ * blocks, and what may follow them, padding, is decoded here, to the
+ * stream's checks.  Returns 0 or -errno, reported.
+ */
+static int data_end(struct deb *deb, struct data *data)
+{
+	la_ssize_t n;
+
+	if (!data->xz)
+		return 0;
+	while ((n = xz_fill(data->xz, data->a)) > 0)
+		;
+	return n < 0 ? corrupt(deb, data->a) : 0;
+}
+
+static void close_data(struct data *data)
+{
+	if (data->a)
+		archive_read_free(data->a);
+	if (data->xz) {
+		lzma_end(&data->xz->strm);
+		free(data->xz);
+	}
 }
 
 int deb__extract(struct deb *deb, const struct deb_take *take,
@@ -779,7 +990,7 @@ int deb__extract(struct deb *deb, const struct deb_take *take,
 		.progress = progress_fn, .arg = arg,
 	};
 	const struct deb_take *rule;
-	struct archive *data;
+	struct data data;
 	int err;
 
 	for (rule = take; rule->path; rule++) {
@@ -793,10 +1004,11 @@ int deb__extract(struct deb *deb, const struct deb_take *take,
 		return err;
 	}
 	err = open_data(deb, &data);
-	if (!err) {
-		err = extract_archive(&x, data, take, true);
-		archive_read_free(data);
-	}
+	if (!err)
+		err = extract_archive(&x, data.a, take, true);
+	if (!err && x.at_end)
+		err = data_end(deb, &data);
+	close_data(&data);
 	close(x.dirfd);
 	if (!err && x.progress)
 		x.progress(x.arg, deb->control.package, deb->size, deb->size);
@@ -841,26 +1053,27 @@ int deb__read(struct deb *deb, deb_want_fn want, deb_member_fn fn,
 		.deb = deb, .max = max, .progress = progress_fn, .arg = arg,
 	};
 	struct archive_entry *e;
-	struct archive *data = NULL;
+	struct data data;
 	unsigned char *buf = NULL;
 	size_t size = 0;
 	int r = ARCHIVE_EOF, err = open_data(deb, &data);
 
-	while (!err && (r = archive_read_next_header(data, &e)) == ARCHIVE_OK) {
+	while (!err && (r = archive_read_next_header(data.a, &e)) == ARCHIVE_OK) {
 		const char *name = member_name(archive_entry_pathname(e));
 
 		progress(&x);
 		if (archive_entry_filetype(e) != AE_IFREG || archive_entry_hardlink(e) ||
 		    !archive_entry_size_is_set(e) || !want(arg, name))
 			continue;
-		err = read_member(&x, data, e, name, &buf, &size);
+		err = read_member(&x, data.a, e, name, &buf, &size);
 		if (!err)
 			err = fn(arg, name, buf, size);
 	}
 	if (!err && r != ARCHIVE_EOF && r != ARCHIVE_OK)
-		err = corrupt(deb, data);
-	if (data)
-		archive_read_free(data);
+		err = corrupt(deb, data.a);
+	if (!err)
+		err = data_end(deb, &data);
+	close_data(&data);
 	if (!err && x.progress)
 		x.progress(x.arg, deb->control.package, deb->size, deb->size);
 	return err;

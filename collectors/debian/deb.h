@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Reading a Debian binary package with libarchive: its control fields and
+ * Reading a Debian binary package with libarchive (and liblzma, which
+ * decodes a data.tar.xz on every CPU): its control fields and
  * the members of its data archive a caller asks for, streamed out of the
  * compressed tar inside the ar archive, never unpacking the whole package.
  */

@@ -96,6 +96,28 @@ tar -C "$TMP/tree" --sort=name -cJf "$TMP/source.tar.xz" linux-source-9.9 &&
 		"f:./usr/src/linux-source-9.9.tar.xz:0644:$TMP/source.tar.xz" ||
 	fail "could not make big.deb"
 
+# the data archive of a -dbg package in 50 blocks of 64 KiB (3 MiB of
+# random bytes among the vDSO images), one with 4 MiB of zeros after its
+# tar's end, and the two cut short: by half, by its last byte, and by
+# its footer, the 12 bytes after the padding
+XZ_DEBS=
+if command -v xz >/dev/null && command -v ar >/dev/null; then
+	python3 -c 'import random, sys; random.seed(1); sys.stdout.buffer.write(random.randbytes(3 << 20))' \
+		>"$TMP/random"
+	python3 "$MKDEB" deb --blocks 65536 "$TMP/debs/blocks.deb" "linux-image-$R-dbg" 1 amd64 \
+		"f:$D/boot/vmlinux-$R:0644:$MINI" "f:$VD/vdso64.so:0644:$V/vdso64.so" \
+		"f:$VD/random:0644:$TMP/random" "f:$VD/vdso32.so:0644:$V/vdso32.so" \
+		"f:$VD/vdsox32.so:0644:$V/vdsox32.so" &&
+		dbg pad.deb 1 pad:4194304 &&
+		size=$(ar p "$TMP/debs/blocks.deb" data.tar.xz | wc -c) &&
+		python3 "$MKDEB" cut "$TMP/debs/blocks.deb" "$TMP/debs/cut-half.deb" data.tar.xz \
+			$((size / 2)) &&
+		python3 "$MKDEB" cut "$TMP/debs/blocks.deb" "$TMP/debs/cut-last-byte.deb" data.tar.xz -1 &&
+		python3 "$MKDEB" cut "$TMP/debs/pad.deb" "$TMP/debs/cut-pad.deb" data.tar.xz -12 &&
+		XZ_DEBS=yes
+	[ -n "$XZ_DEBS" ] || fail "mkdeb.py could not make the data.tar.xz packages"
+fi
+
 for BIN in "$KABIDIFF" "$ASAN_KABIDIFF"; do
 
 	not_built "$BIN" && continue
@@ -198,6 +220,34 @@ for BIN in "$KABIDIFF" "$ASAN_KABIDIFF"; do
 	is "$status:$err:$(cd "$E" 2>&1 && stat -c '%n %a' suid sgid writable open sticky closed closed/file 2>&1 | tr '\n' ' ')" \
 	   "0::suid 755 sgid 755 writable 644 open 755 sticky 755 closed 700 closed/file 600 " \
 	   "${tag}setuid, setgid, sticky and others' write are dropped"
+
+	# the data.tar.xz, decoded by liblzma on threads: a stream of 50
+	# blocks, as dpkg-deb's multi-threaded xz writes them, unpacks byte
+	# for byte; one cut short, the ar archive around it whole, is
+	# refused, unpacked (--deb) or read (--census), also when the tar in
+	# it ends, and 4 MiB of padding after it, before the cut
+	if [ -n "$XZ_DEBS" ]; then
+		collect --deb "$TMP/debs/blocks.deb"
+		is "$status:$err:$(cmp "$TMP/random" "$E/random" && echo same)" "0::same" \
+		   "${tag}a data.tar.xz of 50 blocks unpacks, its members whole"
+		collect --deb "$TMP/debs/pad.deb"
+		is "$status:$err" "0:" "${tag}a data.tar.xz with 4 MiB after its tar's end is taken"
+		for cut in half last-byte; do
+			refused "a data.tar.xz less its $cut" \
+				"kabidiff: $TMP/debs/cut-$cut.deb: corrupt or truncated package: data.tar.xz: the xz stream is cut short" \
+				--deb "$TMP/debs/cut-$cut.deb"
+			refused "--census: a data.tar.xz less its $cut" \
+				"kabidiff: $TMP/debs/cut-$cut.deb: corrupt or truncated package: *" \
+				--census "$TMP/debs/cut-$cut.deb"
+		done
+		for option in --deb --census; do
+			refused "$option: a data.tar.xz less its footer, 4 MiB after its tar's end" \
+				"kabidiff: $TMP/debs/cut-pad.deb: corrupt or truncated package: data.tar.xz: the xz stream is cut short" \
+				"$option" "$TMP/debs/cut-pad.deb"
+		done
+	else
+		skip "${tag}the truncated data.tar.xz: no xz(1) to make them"
+	fi
 
 	# a cap on what one package unpacks, checked before writing: the
 	# 8 MiB member (a few KB of xz) is stopped on a 4 MiB tmpfs by the

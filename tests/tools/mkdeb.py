@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Test inputs for collect --deb that dpkg-deb would not build.
 
-  mkdeb.py deb OUT PACKAGE VERSION ARCH MEMBER...
+  mkdeb.py deb [--blocks SIZE] OUT PACKAGE VERSION ARCH MEMBER...
       a Debian package (ar: debian-binary, control.tar.xz, data.tar.xz)
       whose control fields are taken as given and whose data archive holds
       the MEMBERs in order, each one of
@@ -13,11 +13,23 @@
         h:NAME:TARGET        a hard link to the member TARGET
         c:NAME:MAJOR,MINOR   a character device (b: a block device)
         p:NAME               a FIFO
+        pad:SIZE             no member: SIZE zero bytes after the tar's end
       NAME as it is stored (add "./" for dpkg-deb's form); MODE in octal.
+      With --blocks, xz(1) compresses the data archive in blocks of SIZE
+      bytes, each with its sizes in its header, as dpkg-deb's
+      multi-threaded xz does; without, Python's lzma in one block.
+
+  mkdeb.py cut IN OUT MEMBER SIZE
+      the package IN with its member MEMBER cut to its first SIZE bytes
+      (a negative SIZE: less its last -SIZE bytes), the ar header saying
+      so: a member truncated, the archive around it whole.
 """
 import io
+import lzma
+import subprocess
 import sys
 import tarfile
+import tempfile
 
 
 class Zeros(io.RawIOBase):
@@ -69,17 +81,34 @@ def member(tar, spec):
     tar.addfile(info, data)
 
 
-def tar_xz(members):
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w:xz", format=tarfile.GNU_FORMAT) as tar:
+def tar_xz(members, blocks=0):
+    """The MEMBERs as a tar, xz-compressed: in blocks of BLOCKS bytes by xz(1)."""
+    buf = tempfile.TemporaryFile()
+    xz = None
+    if blocks:
+        xz = subprocess.Popen(["xz", "-T2", "--block-size=%d" % blocks, "-c"],
+                              stdin=subprocess.PIPE, stdout=buf)
+        out = xz.stdin
+    else:
+        out = lzma.LZMAFile(buf, "w")
+    pad = 0
+    with tarfile.open(fileobj=out, mode="w|", format=tarfile.GNU_FORMAT) as tar:
         for spec in members:
             if isinstance(spec, tuple):     # (name, bytes)
                 info = tarfile.TarInfo(spec[0])
                 info.size, info.mode = len(spec[1]), 0o644
                 tar.addfile(info, io.BytesIO(spec[1]))
+            elif spec.startswith("pad:"):
+                pad += int(spec[4:])
             else:
                 member(tar, spec)
-    return buf.getvalue()
+    for left in range(pad, 0, -(1 << 20)):
+        out.write(bytes(min(left, 1 << 20)))
+    out.close()
+    if xz and xz.wait():
+        sys.exit("mkdeb.py: xz failed")
+    buf.seek(0)
+    return buf.read()
 
 
 def ar_member(name, data):
@@ -88,7 +117,7 @@ def ar_member(name, data):
     return head + data + (b"\n" if len(data) % 2 else b"")
 
 
-def deb(out, package, version, arch, members):
+def deb(out, package, version, arch, members, blocks=0):
     control = ("Package: %s\nVersion: %s\nArchitecture: %s\n"
                "Maintainer: t <t@example.org>\nDescription: test\n"
                % (package, version, arch)).encode()
@@ -96,11 +125,41 @@ def deb(out, package, version, arch, members):
         f.write(b"!<arch>\n")
         f.write(ar_member("debian-binary", b"2.0\n"))
         f.write(ar_member("control.tar.xz", tar_xz([("./control", control)])))
-        f.write(ar_member("data.tar.xz", tar_xz(members)))
+        f.write(ar_member("data.tar.xz", tar_xz(members, blocks)))
+
+
+def ar_members(data):
+    """The (name, data) members of the ar archive DATA, in order."""
+    if not data.startswith(b"!<arch>\n"):
+        sys.exit("mkdeb.py: not an ar archive")
+    pos, members = 8, []
+    while pos < len(data):
+        head = data[pos:pos + 60]
+        size = int(head[48:58])
+        members.append((head[:16].decode().rstrip(), data[pos + 60:pos + 60 + size]))
+        pos += 60 + size + size % 2
+    return members
+
+
+def cut(src, out, name, size):
+    members = ar_members(open(src, "rb").read())
+    if name not in (m[0] for m in members):
+        sys.exit("mkdeb.py: %s has no member %s" % (src, name))
+    with open(out, "wb") as f:
+        f.write(b"!<arch>\n")
+        for member, data in members:
+            f.write(ar_member(member, data[:size] if member == name else data))
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["deb"] and len(sys.argv) >= 6:
-        deb(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6:])
+    args = sys.argv[1:]
+    blocks = 0
+    if args[:2] == ["deb", "--blocks"] and len(args) >= 3:
+        blocks = int(args[2])
+        del args[1:3]
+    if args[:1] == ["deb"] and len(args) >= 5:
+        deb(args[1], args[2], args[3], args[4], args[5:], blocks)
+    elif args[:1] == ["cut"] and len(args) == 5:
+        cut(args[1], args[2], args[3], int(args[4]))
     else:
         sys.exit(__doc__)
