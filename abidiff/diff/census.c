@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "lib/array.h"
+#include "lib/bytes.h"
 #include "match/census-join.h"
 #include "parts.h"
 
@@ -34,15 +35,6 @@ struct census_side {
 	size_t nr_paths;
 };
 
-static const struct census_attr *sort_base;
-
-static int strcmp_null(const char *a, const char *b)
-{
-	if (!a || !b)
-		return !!a - !!b;
-	return strcmp(a, b);
-}
-
 static int key_cmp(const struct census_attr *a, const struct census_attr *b)
 {
 	int c = strcmp(a->module, b->module);
@@ -52,22 +44,22 @@ static int key_cmp(const struct census_attr *a, const struct census_attr *b)
 	return c ? c : strcmp(a->name, b->name);
 }
 
-static int by_key_cmp(const void *pa, const void *pb)
+static int by_key_cmp(const void *pa, const void *pb, void *base)
 {
-	int c = key_cmp(&sort_base[*(const uint32_t *)pa],
-			&sort_base[*(const uint32_t *)pb]);
+	const struct census_attr *v = base;
+	int c = key_cmp(&v[*(const uint32_t *)pa], &v[*(const uint32_t *)pb]);
 
 	return c ? c : (*(const uint32_t *)pa > *(const uint32_t *)pb) -
 		       (*(const uint32_t *)pa < *(const uint32_t *)pb);
 }
 
-static int by_path_cmp(const void *pa, const void *pb)
+static int by_path_cmp(const void *pa, const void *pb, void *base)
 {
-	return strcmp(sort_base[*(const uint32_t *)pa].path,
-		      sort_base[*(const uint32_t *)pb].path);
+	const struct census_attr *v = base;
+
+	return strcmp(v[*(const uint32_t *)pa].path, v[*(const uint32_t *)pb].path);
 }
 
-/* qsort() has no argument for its comparison: one side at a time. */
 static int index_side(struct census_side *cs, const struct snapshot *s)
 {
 	size_t i;
@@ -82,9 +74,10 @@ static int index_side(struct census_side *cs, const struct snapshot *s)
 		if (s->census.v[i].path)
 			cs->by_path[cs->nr_paths++] = i;
 	}
-	sort_base = s->census.v;
-	qsort(cs->by_key, s->census.nr, sizeof(*cs->by_key), by_key_cmp);
-	qsort(cs->by_path, cs->nr_paths, sizeof(*cs->by_path), by_path_cmp);
+	qsort_r(cs->by_key, s->census.nr, sizeof(*cs->by_key), by_key_cmp,
+		s->census.v);
+	qsort_r(cs->by_path, cs->nr_paths, sizeof(*cs->by_path), by_path_cmp,
+		s->census.v);
 	return 0;
 }
 
@@ -141,14 +134,23 @@ static bool has_module(const struct snapshot *s, const char *module)
 		       sizeof(*s->census_modules), name_cmp) != NULL;
 }
 
-/* @a's attribute in NEW, as the top of the file says; -1: none. */
+/* What counterpart() found of an attribute that is at its path in NEW. */
+#define AT_PATH		(-2)
+
+/*
+ * @a's attribute in NEW, as the top of the file says: its index, AT_PATH
+ * when only an attribute of another module or group has its path (whose
+ * mode is not comparable), or -1: none.
+ */
 static long counterpart(const struct census_side *new, const struct census_attr *a)
 {
 	struct census_attr core = *a;
 	long j = find_key(new, a);
 
-	if (j >= 0 || (a->path && has_path(new, a->path)))
-		return j >= 0 ? j : (long)new->s->census.nr;
+	if (j < 0 && a->path && has_path(new, a->path))
+		return AT_PATH;
+	if (j >= 0)
+		return j;
 	core.module = (char *)"vmlinux";
 	return find_key(new, &core);
 }
@@ -298,9 +300,9 @@ static int compare(struct census_diff *cd, const struct census_side *old)
 		for (end = i + 1; end < nr && !key_cmp(&v[old->by_key[end]], a); end++)
 			;
 		j = counterpart(&cd->new, a);
-		if (j < 0)
+		if (j == -1)
 			err = removed(cd, old->by_key[i]);
-		else if (j < (long)cd->new.s->census.nr)
+		else if (j >= 0)
 			err = mode_lost(cd, old->by_key[i], j);
 	}
 	return err ? err : flush_undocumented(cd);

@@ -175,3 +175,10 @@ uint64_t fnv1a64(uint64_t h, const void *p, size_t len)
 		h = (h ^ *b++) * 0x100000001b3ull;
 	return h;
 }
+
+int strcmp_null(const char *a, const char *b)
+{
+	if (!a || !b)
+		return !!a - !!b;
+	return strcmp(a, b);
+}

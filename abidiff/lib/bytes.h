@@ -23,6 +23,12 @@
 size_t utf8_char_len(const unsigned char *s, size_t n);
 
 /*
+ * strcmp_null() - strcmp() of strings that may be absent (NULL): an
+ * absent string sorts first, two absent ones are equal.
+ */
+int strcmp_null(const char *a, const char *b);
+
+/*
  * quote_needed() - whether @s must be quoted to show on one line: it holds a
  * control character, a DEL, a byte that is not UTF-8, a backslash or a '"'.
  */

@@ -358,14 +358,6 @@ void snapshot__free(struct snapshot *s)
 	free(s);
 }
 
-/* Compare possibly absent strings; an absent string sorts first. */
-static int strcmp_null(const char *a, const char *b)
-{
-	if (!a || !b)
-		return !!a - !!b;
-	return strcmp(a, b);
-}
-
 static int syscall_cmp(const void *pa, const void *pb)
 {
 	const struct syscall *a = pa, *b = pb;

@@ -76,6 +76,9 @@ bool var_class__of(Dwarf_Die *var, struct census_layout *layouts,
  */
 void layouts__learn(Dwarf_Die *st, struct census_layout *layouts);
 
+/* dwarf_array_count() - the elements of the array type @array; 0: not known. */
+uint64_t dwarf_array_count(Dwarf_Die *array);
+
 /* Reading an image's data by a layout: 0 when it is not there. */
 uint64_t layout__ptr(const struct image *im, const struct census_layout *l,
 		     int member, uint64_t object);

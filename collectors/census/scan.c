@@ -190,16 +190,8 @@ static int hwmon_core_table(struct scan *sc, Dwarf_Die *var, const char *symbol,
 	if (!strcmp(symbol, "__templates")) {
 		sc->templates = addr;
 		if (dwarf_attr(var, DW_AT_type, &attr) &&
-		    dwarf_formref_die(&attr, &type) && dwarf_tag(&type) == DW_TAG_array_type) {
-			Dwarf_Die sub;
-			Dwarf_Word n = 0;
-
-			if (!dwarf_child(&type, &sub) &&
-			    ((dwarf_attr(&sub, DW_AT_count, &attr) && !dwarf_formudata(&attr, &n)) ||
-			     (dwarf_attr(&sub, DW_AT_upper_bound, &attr) &&
-			      !dwarf_formudata(&attr, &n) && ++n)))
-				sc->nr_templates = n;
-		}
+		    dwarf_formref_die(&attr, &type) && dwarf_tag(&type) == DW_TAG_array_type)
+			sc->nr_templates = dwarf_array_count(&type);
 	} else if (!strcmp(symbol, "__templates_size")) {
 		sc->templates_size = addr;
 	}

@@ -158,7 +158,7 @@ static bool begins_with_attribute(Dwarf_Die *st, struct census_layout *layouts,
 	return true;
 }
 
-static uint64_t array_count(Dwarf_Die *array)
+uint64_t dwarf_array_count(Dwarf_Die *array)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Word n = 0;
@@ -191,7 +191,7 @@ bool var_class__of(Dwarf_Die *var, struct census_layout *layouts,
 	if (!plain_type(var, &type))
 		return false;
 	if (dwarf_tag(&type) == DW_TAG_array_type) {
-		vc->count = array_count(&type);
+		vc->count = dwarf_array_count(&type);
 		if (!vc->count || !plain_type(&type, &type))
 			return false;
 	}
