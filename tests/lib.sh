@@ -57,6 +57,21 @@ is() {
 	fi
 }
 
+# has TEXT PART NAME: TEXT holds PART (literal, may span lines); lacks: not
+has() {
+	case "$1" in
+	*"$2"*) pass "$3" ;;
+	*) fail "$3" "expected to hold: $2" "got: $1" ;;
+	esac
+}
+
+lacks() {
+	case "$1" in
+	*"$2"*) fail "$3" "expected not to hold: $2" "got: $1" ;;
+	*) pass "$3" ;;
+	esac
+}
+
 # relay NAME <FILE: read the "ok - TEST" / "not ok - TEST" / "# ..." lines
 # that the checker NAME wrote and count them as this script's tests (not
 # from a pipe: the counts must stay in this shell).  Any other line is shown

@@ -1,0 +1,61 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# kabidiff diff of the census part: full.json against copies edited by
+# python, each edit one case of the census diff (abidiff/diff/census.c).
+. "$(dirname "$0")/../lib.sh"
+
+OLD=$FIXTURES/snapshots/full.json
+
+# edit OLD's census with the python statements $2 (a = the attributes,
+# c = the census) into $TMP/$1.json
+edited() {
+	python3 - "$OLD" "$TMP/$1.json" "$2" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+c = s["census"]
+a = c["attributes"]
+exec(sys.argv[3])
+json.dump(s, open(sys.argv[2], "w"), indent=1)
+PY
+}
+
+edited same ''
+run_kabidiff diff --color=never "$OLD" "$TMP/same.json"
+is "$status" 0 "the same census: exit 0"
+is "$out" "" "the same census: no change to report"
+
+# flags joins testing/sysfs-class-net by its path: a break at testing
+edited flags 'c["attributes"] = [x for x in a if x["name"] != "flags"]'
+run_kabidiff diff --color=never "$OLD" "$TMP/flags.json"
+is "$status" 1 "an attribute of a documented path removed: exit 1"
+has "$out" "compared: sysfs, syscalls, vdso, types, docs, census" "the census part is compared"
+has "$out" "== break ==
+-- testing --
+  doc:     Documentation/ABI/testing/sysfs-class-net#10" "judged by the entry its path joins"
+has "$out" "attribute-removed  /sys/class/net/<iface>/flags" "the removal, by its path"
+
+# a write bit lost is a change; one that is_visible decides is not
+edited modes '
+for x in a:
+    if x["name"] in ("state", "temp1_max"): x["mode"] = "0444"'
+run_kabidiff diff --color=never "$OLD" "$TMP/modes.json"
+has "$out" "attribute-mode-lost  /sys/power/state
+      0644 -> 0444" "a lost write bit"
+lacks "$out" "temp1_max" "no mode change where is_visible decides the mode"
+
+# a driver's attribute that vmlinux now makes is not removed
+edited moved '
+for x in a:
+    if x["module"] == "k10temp" and x["name"] == "temp1_max": x["module"] = "vmlinux"'
+run_kabidiff diff --color=never "$OLD" "$TMP/moved.json"
+lacks "$out" "attribute-removed" "an attribute moved into vmlinux is not removed"
+
+# a module gone is one change, not one per attribute
+edited gone '
+c["modules"].remove("k10temp")
+c["attributes"] = [x for x in a if x["module"] != "k10temp"]'
+run_kabidiff diff --color=never "$OLD" "$TMP/gone.json"
+is "$(printf '%s\n' "$out" | grep -c 'module-removed  k10temp')" 1 "a module gone: one module-removed"
+lacks "$out" "attribute-removed" "and no attribute-removed for its attributes"
+
+done_testing
