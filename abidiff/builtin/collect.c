@@ -23,7 +23,7 @@
 
 static const char collect_usage[] =
 	"Usage: kabidiff collect [-o FILE] [--deb FILE]... [--vmlinux FILE]\n"
-	"                        [--vdso FILE]...\n"
+	"                        [--vdso FILE]... [--census DEB|DIR|FILE]\n"
 	"                        [--docs DIR | --docs-git REPO@REV]\n"
 	"                        [--sysfs-dir DIR | --sysfs-stream FILE |\n"
 	"                         --image BZIMAGE [--machine PROFILE]\n"
@@ -56,6 +56,11 @@ static const char collect_usage[] =
 	"  --sysfs-dir DIR    walk DIR (a live /sys or a copy) as /sys\n"
 	"  --sysfs-stream FILE  read the sysfs part from a dump of the guest\n"
 	"                     agent (kabi-agent --root DIR > FILE)\n"
+	"  --census DEB|DIR|FILE  the census: every sysfs attribute the code of\n"
+	"                     vmlinux and the modules defines, read from their\n"
+	"                     DWARF: a -dbg package (streamed, nothing unpacked),\n"
+	"                     a directory (its vmlinux and every .ko below) or\n"
+	"                     one ELF file\n"
 	"  --image BZIMAGE    boot BZIMAGE under QEMU with the guest agent as /init\n"
 	"                     for the sysfs and /proc/sys part (by default\n"
 	"                     BUILD_DIR/arch/x86/boot/bzImage when it exists)\n"

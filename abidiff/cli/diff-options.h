@@ -43,7 +43,8 @@
 	"                    NEW's build date; with neither, as passed\n" \
 	"  --policy FILE     override verdicts of the default policy\n" \
 	"  --waivers FILE    accept known changes (see docs/policy.md)\n" \
-	"  --parts P,...     compare only these of sysfs, syscalls, vdso, types, docs\n" \
+	"  --parts P,...     compare only these of sysfs, syscalls, vdso, types, docs,\n" \
+	"                    census\n" \
 	"                    (the default: all; a part one side lacks is trouble)\n" \
 	"  --verdict V       show only findings of verdict V or worse: break, warn\n" \
 	"                    or note (the default); the exit status and the\n" \

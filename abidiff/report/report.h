@@ -122,7 +122,7 @@ char *report_side_details(char *buf, size_t size, const struct snapshot *s,
 			  const char *name);
 
 /*
- * report_parts() - "sysfs, syscalls, vdso, types, docs": the parts compared,
+ * report_parts() - "sysfs, syscalls, vdso, types, docs, census": the parts compared,
  * into @buf of @size; returns @buf.
  */
 char *report_parts(char *buf, size_t size, const struct diff *d);

@@ -29,7 +29,7 @@ _kabidiff()
 	--color) COMPREPLY=($(compgen -W 'auto always never' -- "$cur")); return ;;
 	--machine) COMPREPLY=($(compgen -W 'standard minimal' -- "$cur")); return ;;
 	--accel) COMPREPLY=($(compgen -W 'tcg kvm' -- "$cur")); return ;;
-	--parts) COMPREPLY=($(compgen -W 'sysfs syscalls vdso types docs' -- "$cur")); return ;;
+	--parts) COMPREPLY=($(compgen -W 'sysfs syscalls vdso types docs census' -- "$cur")); return ;;
 	--verdict) COMPREPLY=($(compgen -W 'break warn note' -- "$cur")); return ;;
 	esac
 
