@@ -76,58 +76,86 @@ int census__add(struct census *c, const char *module, unsigned char *buf,
 	return err;
 }
 
+static char *copy(const char *s, bool *failed)
+{
+	char *out = s ? strdup(s) : NULL;
+
+	*failed |= s && !out;
+	return out;
+}
+
+struct census_attr *census_add_attr(struct census *c,
+				    const struct census_attr *from)
+{
+	struct census_attr *a = snapshot__add_census_attr(c->s);
+	bool failed = false;
+
+	if (!a)
+		return NULL;
+	*a = *from;
+	a->module = copy(from->module, &failed);
+	a->file = copy(from->file, &failed);
+	a->symbol = copy(from->symbol, &failed);
+	a->name = copy(from->name, &failed);
+	a->type = copy(from->type, &failed);
+	a->group = copy(from->group, &failed);
+	a->path = copy(from->path, &failed);
+	return failed ? NULL : a;
+}
+
 /*
  * The name the hwmon core gives attribute @attr of @type's channel
  * @channel: its template, with the channel's number for the "%d", which
  * counts from 0 for voltages and intrusions and from 1 for the rest
  * (hwmon_attr_base()).  A template is the image's data, so it is never
- * used as a format.
+ * used as a format: one with another conversion gives no name (NULL in
+ * *@out).  Returns 0 or -ENOMEM.
  */
-static char *hwmon_name(const char *template, uint32_t channel)
+static int hwmon_name(const char *template, uint32_t channel, char **out)
 {
 	const char *d = strstr(template, "%d");
 	unsigned int base = 1;
-	char *out;
 
-	if (!d)
-		return strchr(template, '%') ? NULL : strdup(template);
+	*out = NULL;
+	if (!d) {
+		/* another conversion: a template this code does not know */
+		if (strchr(template, '%'))
+			return 0;
+		*out = strdup(template);
+		return *out ? 0 : -ENOMEM;
+	}
 	if (strchr(d + 2, '%') || memchr(template, '%', d - template))
-		return NULL;
+		return 0;
 	if ((d - template == 2 && !strncmp(template, "in", 2)) ||
 	    (d - template == 9 && !strncmp(template, "intrusion", 9)))
 		base = 0;
-	if (asprintf(&out, "%.*s%u%s", (int)(d - template), template,
-		     channel + base, d + 2) < 0)
-		return NULL;
-	return out;
+	if (asprintf(out, "%.*s%u%s", (int)(d - template), template,
+		     channel + base, d + 2) < 0) {
+		*out = NULL;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 static int add_hwmon(struct census *c, const struct hwmon_channel *hc,
 		     const char *template)
 {
-	struct census_attr *a;
-	char *name = hwmon_name(template, hc->channel);
+	struct census_attr a = {
+		.module = hc->module, .file = hc->file, .symbol = hc->symbol,
+		.kind = CENSUS_HWMON, .type = (char *)"struct hwmon_chip_info",
+		.mode_at_run_time = true,
+	};
+	int err;
 
-	if (!name)
-		return strstr(template, "%d") ? -ENOMEM : 0;
-	a = snapshot__add_census_attr(c->s);
-	if (!a) {
-		free(name);
-		return -ENOMEM;
-	}
-	a->kind = CENSUS_HWMON;
-	a->name = name;
-	a->mode_at_run_time = true;
-	a->module = strdup(hc->module);
-	a->file = hc->file ? strdup(hc->file) : NULL;
-	a->symbol = strdup(hc->symbol);
-	a->type = strdup("struct hwmon_chip_info");
-	if (asprintf(&a->path, HWMON_DIR "/%s", name) < 0)
-		a->path = NULL;
-	if (!a->module || (hc->file && !a->file) || !a->symbol || !a->type ||
-	    !a->path)
-		return -ENOMEM;
-	return 0;
+	err = hwmon_name(template, hc->channel, &a.name);
+	if (err || !a.name)
+		return err;
+	if (asprintf(&a.path, HWMON_DIR "/%s", a.name) < 0)
+		a.path = NULL;
+	err = a.path && census_add_attr(c, &a) ? 0 : -ENOMEM;
+	free(a.name);
+	free(a.path);
+	return err;
 }
 
 /*

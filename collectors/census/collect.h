@@ -107,6 +107,13 @@ struct census {
 };
 
 /*
+ * census_add_attr() - a new attribute of @c, @from with its strings
+ * copied (those of @from are borrowed).  Returns it, or NULL (ENOMEM).
+ */
+struct census_attr *census_add_attr(struct census *c,
+				    const struct census_attr *from);
+
+/*
  * scan_image() - the attribute objects, groups, classes, buses, hwmon
  * chips and parameters of the image @im, module @module, into @c.
  * Returns 0 or -ENOMEM.

@@ -144,23 +144,23 @@ static int add_object(struct scan *sc, const char *symbol, const char *file,
 {
 	const struct census_layout *l = &sc->c->layouts[CS_ATTRIBUTE];
 	const char *name = image__string(sc->im, layout__ptr(sc->im, l, ATTR_NAME, addr));
-	struct census_attr *a;
+	struct census_attr a = {
+		.module = (char *)sc->module, .file = (char *)file,
+		.name = (char *)name, .kind = vc->kind,
+	};
+	bool added;
 
 	/* an array's slots filled at run time, or its terminator */
 	if (!name || !*name)
 		return 0;
-	a = snapshot__add_census_attr(sc->c->s);
-	if (!a)
-		return -ENOMEM;
-	a->kind = vc->kind;
-	a->mode = layout__u32(sc->im, l, ATTR_MODE, addr, 2) & 07777;
-	a->module = strdup(sc->module);
-	a->file = file ? strdup(file) : NULL;
-	a->symbol = element_symbol(symbol, vc, i);
-	a->name = strdup(name);
-	if (asprintf(&a->type, "struct %s", vc->type ? vc->type : "?") < 0)
-		a->type = NULL;
-	if (!a->module || (file && !a->file) || !a->symbol || !a->name || !a->type)
+	a.mode = layout__u32(sc->im, l, ATTR_MODE, addr, 2) & 07777;
+	a.symbol = element_symbol(symbol, vc, i);
+	if (asprintf(&a.type, "struct %s", vc->type ? vc->type : "?") < 0)
+		a.type = NULL;
+	added = a.symbol && a.type && census_add_attr(sc->c, &a);
+	free(a.symbol);
+	free(a.type);
+	if (!added)
 		return -ENOMEM;
 	return map_add(&sc->objects, addr, sc->c->s->census.nr - 1);
 }
@@ -179,14 +179,14 @@ static int note(struct scan *sc, enum census_struct what, uint64_t addr,
 	return n->symbol && (!file || n->file) ? 0 : -ENOMEM;
 }
 
-static int hwmon_core_table(struct scan *sc, Dwarf_Die *var, const char *symbol,
-			    const char *file, uint64_t addr)
+static void hwmon_core_table(struct scan *sc, Dwarf_Die *var, const char *symbol,
+			     const char *file, uint64_t addr)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Die type;
 
 	if (!file || strcmp(file, HWMON_CORE))
-		return 0;
+		return;
 	if (!strcmp(symbol, "__templates")) {
 		sc->templates = addr;
 		if (dwarf_attr(var, DW_AT_type, &attr) &&
@@ -195,7 +195,6 @@ static int hwmon_core_table(struct scan *sc, Dwarf_Die *var, const char *symbol,
 	} else if (!strcmp(symbol, "__templates_size")) {
 		sc->templates_size = addr;
 	}
-	return 0;
 }
 
 static int visit_variable(struct scan *sc, Dwarf_Die *var)
@@ -214,7 +213,7 @@ static int visit_variable(struct scan *sc, Dwarf_Die *var)
 	if (source_tree__decl_file(&sc->tree, var, &file))
 		return -ENOMEM;
 	if (!strncmp(symbol, "__templates", strlen("__templates")))
-		err = hwmon_core_table(sc, var, symbol, file, addr);
+		hwmon_core_table(sc, var, symbol, file, addr);
 	else if (vc.what == CS_ATTRIBUTE)
 		for (i = 0; !err && i < vc.count; i++)
 			err = add_object(sc, symbol, file, &vc, i, addr + i * vc.stride);
@@ -404,27 +403,22 @@ static int add_param(struct scan *sc, const struct noted *n)
 	const char *name = image__string(sc->im, layout__ptr(sc->im, l, PARAM_NAME, n->addr));
 	unsigned int perm = layout__u32(sc->im, l, PARAM_PERM, n->addr, 2);
 	const char *dot = name ? strchr(name, '.') : NULL;
-	struct census_attr *a;
+	struct census_attr a = {
+		.module = (char *)sc->module, .file = n->file, .symbol = n->symbol,
+		.kind = CENSUS_PARAM, .type = (char *)"struct kernel_param",
+		.mode = perm & 07777,
+	};
+	bool added;
 
 	if (!dot || !perm)
 		return 0;
-	a = snapshot__add_census_attr(sc->c->s);
-	if (!a)
-		return -ENOMEM;
-	a->kind = CENSUS_PARAM;
-	a->mode = perm & 07777;
-	a->module = strdup(sc->module);
-	a->file = n->file ? strdup(n->file) : NULL;
-	a->symbol = strdup(n->symbol);
-	a->name = strdup(dot + 1);
-	a->type = strdup("struct kernel_param");
-	if (asprintf(&a->path, "/sys/module/%.*s/parameters/%s",
+	a.name = (char *)dot + 1;
+	if (asprintf(&a.path, "/sys/module/%.*s/parameters/%s",
 		     (int)(dot - name), name, dot + 1) < 0)
-		a->path = NULL;
-	if (!a->module || (n->file && !a->file) || !a->symbol || !a->name ||
-	    !a->type || !a->path)
 		return -ENOMEM;
-	return 0;
+	added = census_add_attr(sc->c, &a);
+	free(a.path);
+	return added ? 0 : -ENOMEM;
 }
 
 static int hwmon_templates(struct scan *sc)
