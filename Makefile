@@ -86,7 +86,7 @@ COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
 		   collectors/vdso/vdso.c \
 		   collectors/bzimage/bzimage.c \
 		   $(addprefix collectors/debian/,deb.c packages.c) \
-		   $(addprefix collectors/census/,image.c types.c scan.c census.c source.c)
+		   $(addprefix collectors/census/,image.c types.c record.c scan.c census.c source.c)
 LIB_SRCS	:= $(BASE_SRCS) $(ENGINE_SRCS) $(COLLECTOR_SRCS)
 CLI_SRCS	:= abidiff/main.c \
 		   $(addprefix abidiff/pipeline/,judge.c cache.c progress.c \

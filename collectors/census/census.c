@@ -76,33 +76,6 @@ int census__add(struct census *c, const char *module, unsigned char *buf,
 	return err;
 }
 
-static char *copy(const char *s, bool *failed)
-{
-	char *out = s ? strdup(s) : NULL;
-
-	*failed |= s && !out;
-	return out;
-}
-
-struct census_attr *census_add_attr(struct census *c,
-				    const struct census_attr *from)
-{
-	struct census_attr *a = snapshot__add_census_attr(c->s);
-	bool failed = false;
-
-	if (!a)
-		return NULL;
-	*a = *from;
-	a->module = copy(from->module, &failed);
-	a->file = copy(from->file, &failed);
-	a->symbol = copy(from->symbol, &failed);
-	a->name = copy(from->name, &failed);
-	a->type = copy(from->type, &failed);
-	a->group = copy(from->group, &failed);
-	a->path = copy(from->path, &failed);
-	return failed ? NULL : a;
-}
-
 /*
  * The name the hwmon core gives attribute @attr of @type's channel
  * @channel: its template, with the channel's number for the "%d", which
