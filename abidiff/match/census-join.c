@@ -41,32 +41,50 @@ static bool common(const char *w, size_t len)
 	return !len || memchr(w, '<', len) || memchr(w, '*', len);
 }
 
-/* Whether @text, split at '/', '-', '_', '.' and ':', has the word @w. */
-static bool has_word(const char *text, const char *w)
+/* Whether the @n bytes at @text, split at '/', '-', '_', '.' and ':', have the word @w. */
+static bool has_word(const char *text, size_t n, const char *w)
 {
-	size_t n = strlen(w);
+	const char *end = text + n;
+	size_t wlen = strlen(w);
 
-	while (text && *text) {
+	while (text < end) {
 		size_t len = strcspn(text, "/-_.:");
 
-		if (len == n && !strncmp(text, w, n))
+		if (len > (size_t)(end - text))
+			len = end - text;
+		if (len == wlen && !strncmp(text, w, wlen))
 			return true;
-		text += len;
-		text += !!*text;
+		text += len + 1;
 	}
 	return false;
 }
 
-/* The entry shares a subsystem word with the attribute. */
+/* The length of @what without its last component, which names the attribute. */
+static size_t dirs_of(const char *what)
+{
+	size_t n = strlen(what);
+
+	while (n && what[n - 1] == '/')
+		n--;
+	while (n && what[n - 1] != '/')
+		n--;
+	return n;
+}
+
+/*
+ * The entry shares a subsystem word with the attribute: in its file's
+ * name or in the directories of its What: patterns, not in the name the
+ * attribute and the entry already share ("eeprom" of w1 and of ee1004).
+ */
 static bool shares_word(const struct doc_entry *d, const char *const *words)
 {
 	size_t i;
 
 	for (; *words; words++) {
-		if (has_word(d->file, *words))
+		if (has_word(d->file, strlen(d->file), *words))
 			return true;
 		for (i = 0; i < d->nr_what; i++)
-			if (has_word(d->what[i], *words))
+			if (has_word(d->what[i], dirs_of(d->what[i]), *words))
 				return true;
 	}
 	return false;

@@ -11,7 +11,7 @@
  *    makes at run time from a template, "temp%d_offset", is taken with
  *    its number: "temp1_offset"), and
  *  - the entry and the attribute share a word of their subsystem: one of
- *    the components of its What: patterns or of its file's name
+ *    the directories of its What: patterns or a word of its file's name
  *    ("sysfs-class-hwmon": hwmon) is one of the directories or words of
  *    the file that declares the attribute, or of its module's name
  *    ("drivers/hwmon/it87.c": drivers, hwmon, it87).  Words every path

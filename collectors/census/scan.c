@@ -154,6 +154,11 @@ static int add_object(struct scan *sc, const char *symbol, const char *file,
 	if (!name || !*name)
 		return 0;
 	a.mode = layout__u32(sc->im, l, ATTR_MODE, addr, 2) & 07777;
+	/*
+	 * An object of mode 0 is, but for a rare marker file, a template
+	 * whose mode the code sets before registering it (nvmem's "eeprom").
+	 */
+	a.mode_at_run_time = !a.mode;
 	a.symbol = element_symbol(symbol, vc, i);
 	if (asprintf(&a.type, "struct %s", vc->type ? vc->type : "?") < 0)
 		a.type = NULL;
