@@ -197,7 +197,8 @@ static int flush_undocumented(struct census_diff *cd)
 	if (!cd->nr_names)
 		return 0;
 	a = &cd->old->census.v[cd->first];
-	if (asprintf(&subject, "%s: %s%s", a->module, a->group ? a->group : "",
+	/* "it87: *", in a group "it87: GROUP/" and a star: the instances fill it */
+	if (asprintf(&subject, "%s: %s%s*", a->module, a->group ? a->group : "",
 		     a->group ? "/" : "") < 0)
 		return -ENOMEM;
 	snprintf(desc, sizeof(desc), "%zu attributes", cd->nr_names);

@@ -58,4 +58,21 @@ run_kabidiff diff --color=never "$OLD" "$TMP/gone.json"
 is "$(printf '%s\n' "$out" | grep -c 'module-removed  k10temp')" 1 "a module gone: one module-removed"
 lacks "$out" "attribute-removed" "and no attribute-removed for its attributes"
 
+# undocumented removals of one module are one warn, named together
+edited frob '
+c["modules"].append("frobdrv")
+for n in ("frob_rate", "frob_level"):
+    a.append(dict(module="frobdrv", file="drivers/misc/frob.c", name=n,
+                  symbol="dev_attr_" + n, kind="device", mode="0644",
+                  type="struct device_attribute",
+                  mode_at_run_time=False, grouped=False))'
+edited nofrob '
+c["modules"].append("frobdrv")'
+run_kabidiff diff --color=never "$TMP/frob.json" "$TMP/nofrob.json"
+is "$status" 0 "undocumented attributes removed: no break"
+has "$out" "== warn ==" "but a warn"
+has "$out" "attribute-removed  frobdrv: *
+      2 attributes -> (absent)
+      2 instances: frob_level, frob_rate" "one warn for the module's attributes, named"
+
 done_testing
