@@ -125,6 +125,8 @@ static int use_packages(struct collect_inputs *in)
 	}
 	if (kp->tree && !in->docs_dir && !in->docs_git)
 		in->docs_dir = kp->tree;
+	if (!in->census)
+		in->census = kp->dbg_deb;
 	return err;
 }
 

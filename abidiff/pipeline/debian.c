@@ -625,13 +625,29 @@ static int download(const char *dir, char **packages, size_t nr)
 	return 0;
 }
 
+/* Whether the cache has the package of @kind at @entry (-dbg: kept whole). */
+static bool in_cache(const char *entry, enum kernel_package kind)
+{
+	struct stat st;
+	char *kept;
+	bool has;
+
+	if (stat(entry, &st))
+		return false;
+	if (kind != KERNEL_DBG)
+		return true;
+	kept = kernel_dbg_kept(entry);
+	has = kept;
+	free(kept);
+	return has;
+}
+
 /* Download what the cache lacks and unpack it there. */
 static int fetch_missing(const struct debian_kernel *k, const char *packages_dir)
 {
 	struct kernel_packages unpacked = { 0 };
 	char **missing = NULL, **debs = NULL, *top, *dir = NULL;
 	size_t nr_missing = 0, nr_debs = 0, i;
-	struct stat st;
 	int err = 0;
 
 	for (i = 0; !err && i < KERNEL_PACKAGES; i++) {
@@ -640,7 +656,7 @@ static int fetch_missing(const struct debian_kernel *k, const char *packages_dir
 
 		if (!entry || !want)
 			err = -ENOMEM;
-		else if (stat(entry, &st))
+		else if (!in_cache(entry, i))
 			err = strings__append(&missing, &nr_missing, want);
 		free(entry);
 		free(want);
@@ -666,6 +682,8 @@ static int fetch_missing(const struct debian_kernel *k, const char *packages_dir
 	if (!err)
 		err = kernel_packages__unpack(&unpacked, debs, nr_debs,
 					      packages_dir, progress_deb, NULL);
+	if (!err && unpacked.dbg_deb)
+		err = kernel_packages__keep_dbg(&unpacked, packages_dir);
 	kernel_packages__release(&unpacked);
 out:
 	if (dir)

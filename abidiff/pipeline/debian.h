@@ -43,8 +43,10 @@ void debian_kernel__tell(const struct debian_kernel *k);
 
 /*
  * debian_kernel__fetch() - @k's packages in the cache @packages_dir,
- * downloading and unpacking those it lacks, into @kp.  Returns 0 or
- * -errno, reported.
+ * downloading and unpacking those it lacks, into @kp.  The -dbg package
+ * is also kept whole in its cache entry (@kp->dbg_deb) for the census,
+ * which reads every module's DWARF out of it; an entry without it is
+ * downloaded again.  Returns 0 or -errno, reported.
  */
 int debian_kernel__fetch(const struct debian_kernel *k,
 			 const char *packages_dir, struct kernel_packages *kp);

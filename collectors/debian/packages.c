@@ -331,6 +331,18 @@ static int commit(struct unpacking *u)
 	return err;
 }
 
+char *kernel_dbg_kept(const char *entry)
+{
+	char *path = join(entry, KERNEL_DBG_KEPT);
+	struct stat st;
+
+	if (path && (lstat(path, &st) || !S_ISREG(st.st_mode))) {
+		free(path);
+		path = NULL;
+	}
+	return path;
+}
+
 /* What the collectors read, from the cache entries. */
 static int fill(struct kernel_packages *kp, struct unpacking *u)
 {
@@ -364,7 +376,11 @@ static int fill(struct kernel_packages *kp, struct unpacking *u)
 	case KERNEL_DBG:
 		kp->vmlinux = member(u, u->entry, 0);
 		vdso_dir = member(u, u->entry, 1);
-		if (!kp->vmlinux || !vdso_dir)
+		if (u->deb)
+			kp->dbg_deb = strdup(u->path);
+		else
+			kp->dbg_deb = kernel_dbg_kept(u->entry);
+		if (!kp->vmlinux || !vdso_dir || (u->deb && !kp->dbg_deb))
 			err = -ENOMEM;
 		for (i = 0; !err && i < ARRAY_SIZE(images); i++) {
 			path = join(vdso_dir, images[i]);
@@ -480,6 +496,31 @@ int kernel_packages__unpack(struct kernel_packages *kp, char *const *debs,
 	return finish(kp, u, nr, err);
 }
 
+int kernel_packages__keep_dbg(struct kernel_packages *kp, const char *cache_dir)
+{
+	char *entry = kp->id[KERNEL_DBG] ? join(cache_dir, kp->id[KERNEL_DBG]) : NULL;
+	char *kept = entry ? join(entry, KERNEL_DBG_KEPT) : NULL;
+	int err = 0;
+
+	if (!kp->dbg_deb || !kp->id[KERNEL_DBG]) {
+		pr_err("no -dbg package to keep in %s", cache_dir);
+		err = -EINVAL;
+	} else if (!kept) {
+		pr_err("out of memory");
+		err = -ENOMEM;
+	} else if (rename(kp->dbg_deb, kept)) {
+		err = -errno;
+		pr_err("%s: %s", kept, strerror(-err));
+	} else {
+		free(kp->dbg_deb);
+		kp->dbg_deb = kept;
+		kept = NULL;
+	}
+	free(kept);
+	free(entry);
+	return err;
+}
+
 int debs_in_dir(const char *dir, char ***debs, size_t *nr)
 {
 	DIR *d = opendir(dir);
@@ -513,5 +554,6 @@ void kernel_packages__release(struct kernel_packages *kp)
 	free(kp->image);
 	free(kp->modules);
 	free(kp->tree);
+	free(kp->dbg_deb);
 	memset(kp, 0, sizeof(*kp));
 }

@@ -32,7 +32,18 @@ struct kernel_packages {
 	char *image;		/* boot/vmlinuz-R */
 	char *modules;		/* lib/modules/R, when it has modules.order */
 	char *tree;		/* linux-source-SERIES/, in part */
+	char *dbg_deb;		/* the -dbg package itself, given or kept */
 };
+
+/* A -dbg package's cache entry keeps the package whole under this name. */
+#define KERNEL_DBG_KEPT	"package.deb"
+
+/*
+ * kernel_dbg_kept() - the path of the -dbg package its cache @entry keeps,
+ * or NULL when it keeps none (or only a link) or out of memory.
+ */
+char *kernel_dbg_kept(const char *entry);
+
 
 /*
  * kernel_packages__unpack() - the members kabidiff reads of the packages
@@ -52,6 +63,16 @@ struct kernel_packages {
 int kernel_packages__unpack(struct kernel_packages *kp, char *const *debs,
 			    size_t nr, const char *cache_dir,
 			    deb_progress_fn progress, void *arg);
+
+/*
+ * kernel_packages__keep_dbg() - move the -dbg package @kp->dbg_deb, which
+ * kernel_packages__unpack() has just read and cached in @cache_dir, into
+ * its cache entry (KERNEL_DBG_KEPT), where kernel_packages__cached() finds
+ * it; for the census, which reads every module's DWARF out of it.  Only
+ * for a package downloaded into the cache: it is renamed, not copied.
+ * Returns 0 or -errno, reported.
+ */
+int kernel_packages__keep_dbg(struct kernel_packages *kp, const char *cache_dir);
 
 /*
  * kernel_packages__cached() - the same from the cache entries @ids

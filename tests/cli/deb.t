@@ -73,8 +73,8 @@ IMAGE=$(image "$MINI" amd64) && DBG=$(dbg "$MINI" amd64) && SOURCE=$(source_pack
 
 run_kabidiff collect --no-sysfs --vmlinux "$MINI" --vdso "$V/vdso64.so" \
 	--vdso "$V/vdso32.so" --vdso "$V/vdsox32.so" \
-	--docs "$TMP/tree/linux-source-9.9" -o "$TMP/by-hand.json"
-is "$status" 0 "collect by hand"
+	--docs "$TMP/tree/linux-source-9.9" --census "$DBG" -o "$TMP/by-hand.json"
+is "$status" 0 "collect by hand (the census reads the -dbg package)"
 run_kabidiff collect --no-sysfs --deb "$IMAGE" --deb "$DBG" --deb "$SOURCE" -o "$TMP/deb.json"
 is "$status" 0 "collect --deb of the image, -dbg and source packages"
 if cmp -s "$TMP/by-hand.json" "$TMP/deb.json"; then
