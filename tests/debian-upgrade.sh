@@ -17,16 +17,18 @@
 # tests/debian-vmlinux.sh and tests/kernel-tree.sh put them into the cache;
 # from an empty one that is about 2.2 GB of downloads, 3.2 GB of trees and
 # 1 GB of kernels (a minute with a 100 MB/s mirror and 2 cores; the .debs
-# are deleted once read).  Nothing is installed, except linux-source-6.1
+# are deleted once read, but for the -dbg packages, 1.9 GB, which the
+# census reads).  Nothing is installed, except linux-source-6.1
 # when /usr/src/linux-source-6.1.tar.xz is missing (as tests/kernel-tree.sh
 # does for every 6.1 caller).
 #
 # Each side is `kabidiff collect --vmlinux V --vdso ... --image I
-# --modules M --docs TREE` (the standard machine): the
+# --modules M --docs TREE --census DBG.deb` (the standard machine): the
 # sysfs part comes from booting the kernel under QEMU (tcg: 6-8 s each on
-# 2 cores, nearly all of the collection).  The snapshots are
+# 2 cores), the census from reading every module of the -dbg package
+# (25-40 s).  The snapshots are
 # $CACHE/upgrade/OLD-ABI.json and $CACHE/upgrade/NEW-ABI.json.
-# One is reused when it is newer than its vmlinux, vmlinuz and tree, the
+# One is reused when it is newer than its packages, vmlinux, vmlinuz and tree, the
 # kabidiff binary and the guest agent beside it; otherwise it is collected
 # again (kabidiff collect -o writes it atomically); and so it is when this
 # script is newer than it.
@@ -107,9 +109,11 @@ fresh() {
 # tests/kernel-tree.sh picks when there is none.
 fetch() {
 	start=$(date +%s)
-	# --vdso first: one pass over the -dbg package takes the vmlinux too
-	if ! vdso=$(KABIDIFF_DEBIAN_ABI=$1 "$TOP/tests/debian-vmlinux.sh" --vdso) ||
-		! vmlinux=$(KABIDIFF_DEBIAN_ABI=$1 "$TOP/tests/debian-vmlinux.sh") ||
+	# the -dbg package first, kept for the census; then --vdso: one
+	# pass over it takes the vmlinux too
+	if ! dbg=$(KABIDIFF_DEBIAN_ABI=$1 "$TOP/tests/debian-vmlinux.sh" --dbg-deb) ||
+		! vdso=$(KABIDIFF_KEEP_DEB=1 KABIDIFF_DEBIAN_ABI=$1 "$TOP/tests/debian-vmlinux.sh" --vdso) ||
+		! vmlinux=$(KABIDIFF_KEEP_DEB=1 KABIDIFF_DEBIAN_ABI=$1 "$TOP/tests/debian-vmlinux.sh") ||
 		! modules=$(KABIDIFF_DEBIAN_ABI=$1 "$TOP/tests/debian-vmlinux.sh" --modules) ||
 		! image=$(KABIDIFF_DEBIAN_ABI=$1 "$TOP/tests/debian-vmlinux.sh" --image); then
 		die "could not fetch Debian's $1 kernel (tests/debian-vmlinux.sh)"
@@ -126,15 +130,16 @@ fetch() {
 collect() {
 	snap=$OUT/$1.json
 	# this script too: how a side is collected may have changed
-	if fresh "$snap" "$0" "$vmlinux" "$vdso" "$image" "$modules" "$tree/.kabidiff-unpacked" "$KABIDIFF" "$AGENT"; then
+	if fresh "$snap" "$0" "$dbg" "$vmlinux" "$vdso" "$image" "$modules" "$tree/.kabidiff-unpacked" "$KABIDIFF" "$AGENT"; then
 		say "$1: $snap is up to date"
 		return
 	fi
-	say "$1: collecting $snap (vmlinux, boot under QEMU, docs)"
+	say "$1: collecting $snap (vmlinux, boot under QEMU, docs, census)"
 	start=$(date +%s)
 	"$KABIDIFF" collect --vmlinux "$vmlinux" --vdso "$vdso/vdso64.so" \
 		--vdso "$vdso/vdso32.so" --vdso "$vdso/vdsox32.so" \
 		--image "$image" --modules "$modules" --docs "$tree" \
+		--census "$dbg" \
 		-o "$snap" || die "kabidiff collect failed for $1"
 	say "$1: collected in $(($(date +%s) - start)) s"
 }

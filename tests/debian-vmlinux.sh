@@ -7,6 +7,7 @@
 #   vdso=$(tests/debian-vmlinux.sh --vdso) || exit 2      # vDSO images
 #   modules=$(tests/debian-vmlinux.sh --modules) || exit 2  # lib/modules/R
 #   bzimage=$(tests/debian-vmlinux.sh --image) || exit 2  # bootable bzImage
+#   dbg=$(tests/debian-vmlinux.sh --dbg-deb) || exit 2    # the -dbg .deb
 #
 # Without arguments: linux-image-$ABI-amd64-dbg, member
 # ./usr/lib/debug/boot/vmlinux-$ABI-amd64 (6.1: about 630 MB, the .deb is
@@ -20,6 +21,9 @@
 # ./lib/modules/$ABI-amd64/ (4,023 plain .ko in 6.1.0-57, 4,230 .ko.xz in
 # 6.12.118, with modules.order and modules.builtin) into the directory
 # modules-$ABI-amd64 whose path it prints, and the vmlinuz likewise.
+# With --dbg-deb: the -dbg package itself, kept in $CACHE/debian/ as
+# apt-get named it, for kabidiff collect --census (which reads every
+# module's DWARF out of it).
 # With --image: linux-image-$ABI-amd64-unsigned, member
 # ./boot/vmlinuz-$ABI-amd64 (6.1: about 8 MB, the .deb is 70 MB; 6.12:
 # about 12 MB, the .deb is 107 MB).
@@ -97,6 +101,7 @@ case ${1-} in
 --image) what=image; shift ;;
 --vdso) what=vdso; shift ;;
 --modules) what=modules; shift ;;
+--dbg-deb) what=deb; shift ;;
 -h | --help) usage 0 ;;
 *) say "unknown argument: $1"; usage 2 ;;
 esac
@@ -153,8 +158,18 @@ print_result() {
 	printf '%s\n' "${EXTRA_DIR:-$FINAL}"
 }
 
-if { [ -n "$EXTRA_DIR" ] && [ -d "$EXTRA_DIR" ]; } ||
-	{ [ -z "$EXTRA_DIR" ] && [ -s "$FINAL" ]; }; then
+kept_deb() {
+	for kept in "$DIR/${PACKAGE}_"*_amd64.deb; do
+		[ -f "$kept" ] && printf '%s\n' "$kept"
+	done | tail -n 1
+}
+
+if [ "$what" = deb ] && [ -n "$(kept_deb)" ]; then
+	kept_deb
+	exit 0
+fi
+if [ "$what" != deb ] && { { [ -n "$EXTRA_DIR" ] && [ -d "$EXTRA_DIR" ]; } ||
+	{ [ -z "$EXTRA_DIR" ] && [ -s "$FINAL" ]; }; }; then
 	print_result
 	exit 0
 fi
@@ -171,10 +186,7 @@ trap 'exit 129' HUP
 
 # A .deb kept by an earlier run with KABIDIFF_KEEP_DEB=1 (apt-get download
 # checked its hash then; the rename below only ever exposes whole files).
-deb=
-for kept in "$DIR/${PACKAGE}_"*_amd64.deb; do
-	[ -f "$kept" ] && deb=$kept
-done
+deb=$(kept_deb)
 
 if [ -n "$deb" ]; then
 	say "using $deb"
@@ -195,6 +207,14 @@ else
 	done
 	[ -n "$deb" ] || die "apt-get download $PACKAGE left no .deb"
 	say "downloaded $(($(stat -c %s "$deb") / 1000000)) MB in $(($(date +%s) - start)) s"
+fi
+
+if [ "$what" = deb ]; then
+	[ "$(dpkg-deb --field "$deb" Package 2>/dev/null)" = "$PACKAGE" ] ||
+		die "$deb is not a $PACKAGE package"
+	mv -f "$deb" "$DIR/"
+	printf '%s\n' "$DIR/${deb##*/}"
+	exit 0
 fi
 
 # tar stops once it has every member (--occurrence=1), so dpkg-deb, still

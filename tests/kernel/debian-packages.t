@@ -71,6 +71,11 @@ is "$(printf '%s\n' "$out" | sed -n 2,4p | sed 's/^\(  [a-z]*: *\).*\(, from .*\
   new:   ..., from debian:6.12
   rules: policy default, waivers none, MAINTAINERS $MAINTAINERS" \
    "the header names the sides as given, and the MAINTAINERS of NEW's linux-source"
+DBG_ENTRY=${KABIDIFF_CACHE:-$HOME/.cache/kabidiff}/packages/linux-image-$NEW-amd64-dbg_${NEW_V}_amd64
+is "$(stat -c %F "$DBG_ENTRY/package.deb" 2>&1)" "regular file" \
+   "the cache keeps NEW's -dbg package whole, for the census"
+has "$out" "compared: sysfs, syscalls, vdso, types, docs, census" \
+   "the debian: sides have the census of their -dbg packages"
 drop_details >"$TMP/report.txt"
 if cmp -s "$TMP/report.txt" "$REPORT"; then
 	pass "its report is byte-identical to the one of the by-hand snapshots"
