@@ -69,7 +69,7 @@ BASE_SRCS	:= $(addprefix abidiff/lib/,print.c array.c bytes.c fileio.c cleanup.c
 		   $(addprefix abidiff/model/,build-date.c jstr.c json-arena.c json-records.c model.c \
 			snapshot-json.c)
 ENGINE_SRCS	:= $(addprefix abidiff/match/,what-index.c what-normal.c sysfs-tree.c census-join.c \
-			docmatch.c) \
+			docmatch.c observed.c) \
 		   $(addprefix abidiff/diff/,change.c diff.c sysfs.c syscalls.c vdso.c types.c census.c \
 			docs.c) \
 		   abidiff/policy/policy.c \
