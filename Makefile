@@ -92,7 +92,7 @@ CLI_SRCS	:= abidiff/main.c \
 		   $(addprefix abidiff/pipeline/,judge.c cache.c progress.c \
 			debian.c census.c collect.c side.c bisect.c) \
 		   $(addprefix abidiff/cli/,cli.c commands.c options.c output.c \
-			diff-options.c collect-options.c) \
+			diff-options.c collect-options.c observed.c) \
 		   $(addprefix abidiff/builtin/,bisect.c check.c collect.c diff.c \
 			docs.c show.c undocumented.c waivers.c)
 UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \

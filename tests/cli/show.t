@@ -53,6 +53,16 @@ docs        7 entries: 1 stable, 2 testing, 1 unstable, 1 obsolete, 1 private, 1
 coverage    9 of 29 nodes documented (31.0%)
 census      10 attributes: 3 device, 3 kobj, 1 sensor, 1 bin, 1 hwmon, 1 param; 3 modules read, 2 with attributes
 
+documentation entries observed by the live tree and the census
+ entries  live only  census only     both  neither      %  level
+       1          0            0        1        0  100.0  stable
+       2          0            2        0        0  100.0  testing
+       1          1            0        0        0  100.0  unstable
+       1          1            0        0        0  100.0  obsolete
+       1          0            0        0        1    0.0  private
+       1          1            0        0        0  100.0  removed
+       7          3            2        1        1   85.7  total
+
    nodes  top-level directory
        1  /proc/sys/kernel
        2  /proc/sys/vm
