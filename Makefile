@@ -96,7 +96,7 @@ CLI_SRCS	:= abidiff/main.c \
 		   $(addprefix abidiff/builtin/,bisect.c check.c collect.c diff.c \
 			docs.c show.c undocumented.c waivers.c)
 UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \
-		   test-abidocs test-docmatch test-diff-types test-diff-layout \
+		   test-abidocs test-docmatch test-observed test-diff-types test-diff-layout \
 		   test-diff-docs test-diff-sysfs test-print test-fileio \
 		   test-vmlinux-oom test-vmlinux-compat test-policy \
 		   test-syscall-switch test-vdso test-maintainers test-source-tree \
