@@ -35,7 +35,10 @@ cmp -s "$TMP/expected" "$TMP/canon" &&
 	fail "show --json sorts records into canonical order" \
 	     "$(diff -u "$TMP/expected" "$TMP/canon" | head -20)"
 
+# the table of the entries observed between the parts and the directories
+# is observed.t's
 run_kabidiff show "$FIXTURES/snapshots/full.json"
+out=$(printf '%s\n' "$out" | sed '/^documentation entries observed/,/^$/d')
 is "$status:$out" "0:kernel      6.1.0-kabi-test
 version     #1 SMP PREEMPT_DYNAMIC Debian 6.1.192-1
 build date  2026-01-10
@@ -52,16 +55,6 @@ machine     standard (q35: virtio-net and e1000e NICs (no network), virtio-blk, 
 docs        7 entries: 1 stable, 2 testing, 1 unstable, 1 obsolete, 1 private, 1 removed
 coverage    9 of 29 nodes documented (31.0%)
 census      10 attributes: 3 device, 3 kobj, 1 sensor, 1 bin, 1 hwmon, 1 param; 3 modules read, 2 with attributes
-
-documentation entries observed by the live tree and the census
- entries  live only  census only     both  neither      %  level
-       1          0            0        1        0  100.0  stable
-       2          0            2        0        0  100.0  testing
-       1          1            0        0        0  100.0  unstable
-       1          1            0        0        0  100.0  obsolete
-       1          0            0        0        1    0.0  private
-       1          1            0        0        0  100.0  removed
-       7          3            2        1        1   85.7  total
 
    nodes  top-level directory
        1  /proc/sys/kernel
