@@ -69,7 +69,7 @@ BASE_SRCS	:= $(addprefix abidiff/lib/,print.c array.c bytes.c fileio.c cleanup.c
 		   $(addprefix abidiff/model/,build-date.c jstr.c json-arena.c json-records.c model.c \
 			snapshot-json.c)
 ENGINE_SRCS	:= $(addprefix abidiff/match/,what-index.c what-normal.c sysfs-tree.c census-join.c \
-			docmatch.c) \
+			docmatch.c observed.c) \
 		   $(addprefix abidiff/diff/,change.c diff.c sysfs.c syscalls.c vdso.c types.c census.c \
 			docs.c) \
 		   abidiff/policy/policy.c \
@@ -92,11 +92,11 @@ CLI_SRCS	:= abidiff/main.c \
 		   $(addprefix abidiff/pipeline/,judge.c cache.c progress.c \
 			debian.c census.c collect.c side.c bisect.c) \
 		   $(addprefix abidiff/cli/,cli.c commands.c options.c output.c \
-			diff-options.c collect-options.c) \
+			diff-options.c collect-options.c observed.c) \
 		   $(addprefix abidiff/builtin/,bisect.c check.c collect.c diff.c \
 			docs.c show.c undocumented.c waivers.c)
 UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \
-		   test-abidocs test-docmatch test-diff-types test-diff-layout \
+		   test-abidocs test-docmatch test-observed test-diff-types test-diff-layout \
 		   test-diff-docs test-diff-sysfs test-print test-fileio \
 		   test-vmlinux-oom test-vmlinux-compat test-policy \
 		   test-syscall-switch test-vdso test-maintainers test-source-tree \

@@ -3,7 +3,8 @@
  * kabidiff show [--json] SNAPSHOT
  *
  * The text form summarises a snapshot: the kernel, counts per part (the
- * census's by kind, and the modules it read) and the top-level sysfs
+ * census's by kind, and the modules it read), the documentation entries
+ * the live tree and the census observe, and the top-level sysfs
  * directories.  The JSON form re-emits the snapshot itself in
  * canonical form, so `show --json` of a canonical file reproduces it byte for
  * byte.
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/observed.h"
 #include "cli/options.h"
 #include "cli/output.h"
 #include "collectors/sysfs/machine.h"
@@ -24,8 +26,9 @@
 static const char show_usage[] =
 	"Usage: kabidiff show [--json] [-o FILE] SNAPSHOT\n\n"
 	"Summarise SNAPSHOT ('-': standard input): the kernel it describes, what\n"
-	"each part holds and the top-level sysfs directories.  With --json, print\n"
-	"the snapshot itself as canonical JSON.\n\n"
+	"each part holds, the documentation entries its live tree and its census\n"
+	"observe, and the top-level sysfs directories.  With --json, print the\n"
+	"snapshot itself as canonical JSON.\n\n"
 	OUTPUT_HELP;
 
 /* A top-level directory of the sysfs part ("/sys/kernel", "/proc/sys/vm"). */
@@ -50,6 +53,7 @@ struct show_summary {
 	size_t docs[LEVEL_COUNT];
 	size_t census[CENSUS_KIND_COUNT];
 	size_t census_modules;	/* modules with any attribute */
+	struct doc_observed observed;	/* when there are docs */
 	struct top_dir *dirs;
 	size_t nr_dirs;
 };
@@ -165,6 +169,8 @@ static int summarise(const struct snapshot *s, struct show_summary *sum)
 						    s->census.v[i].module);
 	}
 	if (count_abis(sum) || count_top_dirs(sum))
+		return -1;
+	if (s->docs.nr && doc_observed__run(&sum->observed, s, s, NULL))
 		return -1;
 	return 0;
 }
@@ -410,6 +416,10 @@ static void show_summary_text(const struct show_summary *sum)
 	show_field("collected", k->collected_by);
 	putchar('\n');
 	show_parts_text(sum);
+	if (sum->s->docs.nr) {
+		putchar('\n');
+		show_observed_text(&sum->observed);
+	}
 	if (!sum->nr_dirs)
 		return;
 	printf("\n%8s  %s\n", "nodes", "top-level directory");

@@ -5,7 +5,8 @@
  *
  * Which sysfs attributes no Documentation/ABI entry documents, and the
  * coverage per top-level directory; or, with --level, the level of each
- * documented one.
+ * documented one and, per level, the entries the tree and the snapshot's
+ * census observe.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,12 +15,15 @@
 
 #include "cli/cli.h"
 #include "cli/collect-options.h"
+#include "cli/observed.h"
 #include "cli/options.h"
 #include "cli/output.h"
 #include "collectors/sysfs/sysfs-dir.h"
 #include "lib/bytes.h"
+#include "lib/compiler.h"
 #include "lib/print.h"
 #include "match/docmatch.h"
+#include "match/observed.h"
 #include "model/jstr.h"
 #include "model/snapshot-json.h"
 #include "pipeline/collect.h"
@@ -37,7 +41,8 @@ static const char undocumented_usage[] =
 	"  --sysfs-dir DIR   walk DIR (a live /sys or a copy) as /sys\n"
 	"  SNAPSHOT          or take the sysfs part of a snapshot\n"
 	"  --level           list each documented attribute with its level and\n"
-	"                    entry instead\n"
+	"                    entry instead, then the entries observed per level:\n"
+	"                    by the tree, by SNAPSHOT's census, both, neither\n"
 	"  -j, --json        print JSON\n"
 	OUTPUT_HELP;
 
@@ -56,6 +61,7 @@ struct undocumented {
 	struct dir_coverage *dirs;
 	size_t nr_dirs;
 	struct dir_coverage total;
+	struct doc_observed observed;	/* --level only */
 };
 
 /* What the listing and the coverage count: attributes, as get_abi.pl does. */
@@ -155,6 +161,8 @@ static void show_levels_text(const struct undocumented *u)
 		fputs_quoted(t->sysfs.v[i].path, stdout);
 		printf("  Documentation/ABI/%s#%u\n", d->file, d->line);
 	}
+	putchar('\n');
+	show_observed_text(&u->observed);
 }
 
 /* One coverage row; the total (@name NULL) names no directory. */
@@ -168,11 +176,69 @@ static json_t *coverage_json(const struct dir_coverage *d, const char *name)
 			 "documented", (json_int_t)d->documented);
 }
 
-/* The JSON form of both views: nodes with their entry, then coverage. */
+/* The keys of the counts of --level's "observed", as printed. */
+static const struct {
+	enum observed_by by;
+	const char *key;
+} observed_keys[] = {
+	{ OBSERVED_LIVE, "live_only" },
+	{ OBSERVED_CENSUS, "census_only" },
+	{ OBSERVED_BOTH, "both" },
+	{ OBSERVED_NEITHER, "neither" },
+};
+
+/* One level's counts (@level NULL: the total), null where not known. */
+static json_t *observed_row_json(const struct doc_observed *o,
+				 const struct observed_counts *c,
+				 const char *level)
+{
+	json_t *row = json_object();
+	size_t i;
+	int err = !row ||
+		  (level && json_object_set_new(row, "level", json_string(level))) ||
+		  json_object_set_new(row, "entries", json_integer(c->entries));
+
+	for (i = 0; !err && i < ARRAY_SIZE(observed_keys); i++) {
+		enum observed_by by = observed_keys[i].by;
+
+		err = json_object_set_new(row, observed_keys[i].key,
+					  doc_observed__known(o, by) ?
+					  json_integer(c->by[by]) : json_null());
+	}
+	if (!err)
+		return row;
+	json_decref(row);
+	return NULL;
+}
+
+/* The sources there were, a row per level with entries, the total. */
+static json_t *observed_json(const struct doc_observed *o)
+{
+	json_t *levels = json_array();
+	size_t i;
+	int err = !levels;
+
+	for (i = 0; !err && i < LEVEL_COUNT; i++)
+		if (o->level[i].entries)
+			err = json_array_append_new(levels,
+						    observed_row_json(o, &o->level[i],
+								      abi_level__name(i)));
+	if (!err)
+		return json_pack("{s:b, s:b, s:o, s:o}", "live", o->live,
+				 "census", o->census, "levels", levels,
+				 "total", observed_row_json(o, &o->total, NULL));
+	json_decref(levels);
+	return NULL;
+}
+
+/*
+ * The JSON form of both views: nodes with their entry, then coverage;
+ * with --level, the entries observed.
+ */
 static json_t *build_json(const struct undocumented *u, bool levels)
 {
 	const struct snapshot *t = u->tree;
-	json_t *nodes = json_array(), *cov = json_array();
+	json_t *nodes = json_array(), *cov = json_array(), *root;
 	size_t i;
 	int err = !nodes || !cov;
 
@@ -199,14 +265,20 @@ static json_t *build_json(const struct undocumented *u, bool levels)
 		err = !name || json_array_append_new(cov, coverage_json(&u->dirs[i], name));
 		free(name);
 	}
-	if (!err)
-		return json_pack("{s:o, s:o, s:o}",
-				 levels ? "documented" : "undocumented", nodes,
-				 "coverage", cov,
-				 "total", coverage_json(&u->total, NULL));
-	json_decref(nodes);
-	json_decref(cov);
-	return NULL;
+	if (err) {
+		json_decref(nodes);
+		json_decref(cov);
+		return NULL;
+	}
+	root = json_pack("{s:o, s:o, s:o}",
+			 levels ? "documented" : "undocumented", nodes,
+			 "coverage", cov, "total", coverage_json(&u->total, NULL));
+	if (root && levels &&
+	    json_object_set_new(root, "observed", observed_json(&u->observed))) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
 }
 
 static int show_json(const struct undocumented *u, bool levels)
@@ -274,6 +346,8 @@ static int run(const struct docs_source *ds, const char *sysfs_dir,
 	}
 	if (!err)
 		err = count_coverage(&u);
+	if (!err && levels)
+		err = doc_observed__run(&u.observed, docs, tree, u.entry);
 	if (!err && json_output)
 		err = show_json(&u, levels);
 	else if (!err && levels)

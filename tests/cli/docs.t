@@ -98,8 +98,15 @@ is "$status:$out" "0:stable    /sys/devices/pci0000:00/0000:00:03.0/net/eth0/fla
 stable    /sys/devices/pci0000:00/0000:00:03.0/net/eth0/mtu  Documentation/ABI/stable/sysfs-class-net#1
 obsolete  /sys/devices/pci0000:00/0000:00:03.0/net/eth0/power/wakeup  Documentation/ABI/obsolete/sysfs-devices-power#1
 testing   /sys/kernel/mm/transparent_hugepage/enabled  Documentation/ABI/testing/sysfs-kernel#1
-testing   /sys/kernel/oops_count  Documentation/ABI/testing/sysfs-kernel#6" \
-   "undocumented --level: each documented attribute's level and entry"
+testing   /sys/kernel/oops_count  Documentation/ABI/testing/sysfs-kernel#6
+
+documentation entries observed by the live tree (census not collected)
+ entries  live only  census only     both  neither      %  level
+       2          2            -        -        0  100.0  stable
+       3          2            -        -        1   66.7  testing
+       1          1            -        -        0  100.0  obsolete
+       6          5            -        -        1   83.3  total" \
+   "undocumented --level: each documented attribute's level and entry, the entries observed"
 
 run_kabidiff --json undocumented --docs "$ABI" --sysfs-dir "$TMP/sys"
 is "$status:$(printf '%s\n' "$out" | python3 -c 'import json, sys; d = json.load(sys.stdin); print(len(d["undocumented"]), d["total"])')" \

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "match/census-join.h"
+#include "match/observed.h"
 #include "model/model.h"
 #include "model/snapshot-json.h"
 #include "pipeline/census.h"
@@ -24,25 +25,17 @@ static const char *or_dash(const char *s)
 	return s ? s : "-";
 }
 
-static void print_joined(const struct snapshot *docs, const int32_t *entry,
-			 size_t nr)
+static int print_joined(const struct snapshot *docs, const struct snapshot *s,
+			const int32_t *entry)
 {
-	unsigned int joined[LEVEL_COUNT] = { 0 }, all[LEVEL_COUNT] = { 0 };
-	char *seen = calloc(docs->docs.nr + 1, 1);
-	size_t i;
-	int l;
+	struct doc_observed o;
+	int l, err = doc_observed__count(&o, docs, s, NULL, entry);
 
-	for (i = 0; seen && i < nr; i++)
-		if (entry[i] >= 0)
-			seen[entry[i]] = 1;
-	for (i = 0; seen && i < docs->docs.nr; i++) {
-		all[docs->docs.v[i].level]++;
-		joined[docs->docs.v[i].level] += seen[i];
-	}
-	for (l = 0; seen && l < LEVEL_COUNT; l++)
-		if (all[l])
-			printf("joined %s %u of %u\n", abi_level__name(l), joined[l], all[l]);
-	free(seen);
+	for (l = 0; !err && l < LEVEL_COUNT; l++)
+		if (o.level[l].entries)
+			printf("joined %s %zu of %zu\n", abi_level__name(l),
+			       o.level[l].by[OBSERVED_CENSUS], o.level[l].entries);
+	return err;
 }
 
 int main(int argc, char **argv)
@@ -81,7 +74,7 @@ int main(int argc, char **argv)
 	if (!err)
 		printf("files %zu\n", s->nr_census_modules);
 	if (!err && entry)
-		print_joined(docs, entry, s->census.nr);
+		err = print_joined(docs, s, entry);
 	free(entry);
 	snapshot__free(docs);
 	snapshot__free(s);
