@@ -281,6 +281,59 @@ static int module_removed(struct census_diff *cd, const uint32_t *by_key,
 			desc, NULL, best, -1);
 }
 
+/* Whether NEW's vmlinux defines attributes in the source file @file. */
+static bool in_vmlinux(const struct snapshot *new, const char *file)
+{
+	size_t i;
+
+	for (i = 0; file && i < new->census.nr; i++)
+		if (!strcmp(new->census.v[i].module, "vmlinux") &&
+		    !strcmp_null(new->census.v[i].file, file))
+			return true;
+	return false;
+}
+
+/*
+ * Whether a module NEW lacks, of OLD's attributes @from to @to, is gone:
+ * not when vmlinux defines attributes in one of its source files, for it
+ * is built in now (virtio in 6.12), and its attributes are compared one
+ * by one.
+ */
+static bool module_gone(struct census_diff *cd, const uint32_t *by_key,
+			size_t from, size_t to)
+{
+	size_t k;
+
+	for (k = from; k < to; k++)
+		if (in_vmlinux(cd->new.s, cd->old->census.v[by_key[k]].file))
+			return false;
+	return true;
+}
+
+/* OLD's attributes @from to @to, of one module, against NEW's. */
+static int compare_attributes(struct census_diff *cd, const struct census_side *old,
+			      size_t from, size_t to)
+{
+	const struct census_attr *v = cd->old->census.v;
+	size_t i, end;
+	int err = 0;
+
+	for (i = from; !err && i < to; i = end) {
+		const struct census_attr *a = &v[old->by_key[i]];
+		long j;
+
+		/* the same attribute in several units: one */
+		for (end = i + 1; end < to && !key_cmp(&v[old->by_key[end]], a); end++)
+			;
+		j = counterpart(&cd->new, a);
+		if (j == -1)
+			err = removed(cd, old->by_key[i]);
+		else if (j >= 0)
+			err = mode_lost(cd, old->by_key[i], j);
+	}
+	return err;
+}
+
 static int compare(struct census_diff *cd, const struct census_side *old)
 {
 	const struct census_attr *v = cd->old->census.v;
@@ -288,23 +341,14 @@ static int compare(struct census_diff *cd, const struct census_side *old)
 	int err = 0;
 
 	for (i = 0; !err && i < nr; i = end) {
-		const struct census_attr *a = &v[old->by_key[i]];
-		long j;
+		const char *module = v[old->by_key[i]].module;
 
-		if (!has_module(cd->new.s, a->module)) {
-			for (end = i; end < nr && !strcmp(v[old->by_key[end]].module, a->module); end++)
-				;
-			err = module_removed(cd, old->by_key, i, end);
-			continue;
-		}
-		/* the same attribute in several units: one */
-		for (end = i + 1; end < nr && !key_cmp(&v[old->by_key[end]], a); end++)
+		for (end = i; end < nr && !strcmp(v[old->by_key[end]].module, module); end++)
 			;
-		j = counterpart(&cd->new, a);
-		if (j == -1)
-			err = removed(cd, old->by_key[i]);
-		else if (j >= 0)
-			err = mode_lost(cd, old->by_key[i], j);
+		if (!has_module(cd->new.s, module) && module_gone(cd, old->by_key, i, end))
+			err = module_removed(cd, old->by_key, i, end);
+		else
+			err = compare_attributes(cd, old, i, end);
 	}
 	return err ? err : flush_undocumented(cd);
 }

@@ -58,6 +58,14 @@ run_kabidiff diff --color=never "$OLD" "$TMP/gone.json"
 is "$(printf '%s\n' "$out" | grep -c 'module-removed  k10temp')" 1 "a module gone: one module-removed"
 lacks "$out" "attribute-removed" "and no attribute-removed for its attributes"
 
+# a module built into vmlinux now: its attributes are there, nothing is gone
+edited builtin '
+c["modules"].remove("k10temp")
+for x in a:
+    if x["module"] == "k10temp": x["module"] = "vmlinux"'
+run_kabidiff diff --color=never "$OLD" "$TMP/builtin.json"
+is "$status:$out" "0:" "a module built in now: no change"
+
 # undocumented removals of one module are one warn, named together
 edited frob '
 c["modules"].append("frobdrv")
