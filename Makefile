@@ -100,7 +100,7 @@ UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \
 		   test-diff-docs test-diff-sysfs test-print test-fileio \
 		   test-vmlinux-oom test-vmlinux-compat test-policy \
 		   test-syscall-switch test-vdso test-maintainers test-source-tree \
-		   test-report-notify
+		   test-report-notify test-census
 # Programs the shell tests run, linked with the library.
 TEST_TOOLS	:= switch-dump module-table maintainers-lookup census-dump
 

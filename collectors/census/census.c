@@ -141,6 +141,7 @@ static void drop_duplicates(struct snapshot *s)
 	struct census_attr *v = s->census.v;
 	size_t i, kept = 0;
 
+	/* qsort() of NULL, which a census without attributes has, is undefined */
 	if (!s->census.nr)
 		return;
 	qsort(v, s->census.nr, sizeof(*v), census_attr__cmp);

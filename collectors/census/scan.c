@@ -401,13 +401,21 @@ static int add_channels(struct scan *sc, const struct noted *n)
 	return 0;
 }
 
-/* "printk.time": /sys/module/printk/parameters/time, if it has a mode. */
+/*
+ * "printk.time" of vmlinux: /sys/module/printk/parameters/time, if it has
+ * a mode.  A module's parameters have no prefix (MODULE_PARAM_PREFIX is
+ * empty in a module): "verbose" of fix_drv.ko is
+ * /sys/module/fix_drv/parameters/verbose.  vmlinux's without a dot, the
+ * core_param()s, have no file.
+ */
 static int add_param(struct scan *sc, const struct noted *n)
 {
 	const struct census_layout *l = &sc->c->layouts[CS_PARAM];
 	const char *name = image__string(sc->im, layout__ptr(sc->im, l, PARAM_NAME, n->addr));
 	unsigned int perm = layout__u32(sc->im, l, PARAM_PERM, n->addr, 2);
 	const char *dot = name ? strchr(name, '.') : NULL;
+	const char *owner = dot ? name : sc->module;
+	size_t len = dot ? (size_t)(dot - name) : strlen(owner);
 	struct census_attr a = {
 		.module = (char *)sc->module, .file = n->file, .symbol = n->symbol,
 		.kind = CENSUS_PARAM, .type = (char *)"struct kernel_param",
@@ -415,11 +423,11 @@ static int add_param(struct scan *sc, const struct noted *n)
 	};
 	bool added;
 
-	if (!dot || !perm)
+	if (!name || !perm || (!dot && !sc->im->relocatable))
 		return 0;
-	a.name = (char *)dot + 1;
+	a.name = dot ? (char *)dot + 1 : (char *)name;
 	if (asprintf(&a.path, "/sys/module/%.*s/parameters/%s",
-		     (int)(dot - name), name, dot + 1) < 0)
+		     (int)len, owner, a.name) < 0)
 		return -ENOMEM;
 	added = census_add_attr(sc->c, &a);
 	free(a.path);
