@@ -4,7 +4,7 @@
  * or that lost a permission bit.
  *
  * An attribute is itself in NEW when NEW has one of the same module, group
- * and name (whatever defines it: a hwmon driver converted from
+ * and name, or for a module parameter the same path (whatever defines it: a hwmon driver converted from
  * SENSOR_DEVICE_ATTR tables to hwmon_device_register_with_info() keeps
  * its names, decoded from its hwmon_chip_info), or one at the same path
  * (from a driver into the core code of its bus), or one of vmlinux's of
@@ -39,6 +39,15 @@ static int key_cmp(const struct census_attr *a, const struct census_attr *b)
 {
 	int c = strcmp(a->module, b->module);
 
+	/*
+	 * A parameter "direct" is no file "direct" (speakup's synths), and
+	 * vmlinux's parameters of one name are many ("zswap.enabled"): a
+	 * parameter is its path.
+	 */
+	if (!c)
+		c = (a->kind == CENSUS_PARAM) - (b->kind == CENSUS_PARAM);
+	if (!c && a->kind == CENSUS_PARAM)
+		return strcmp_null(a->path, b->path);
 	if (!c)
 		c = strcmp_null(a->group, b->group);
 	return c ? c : strcmp(a->name, b->name);
@@ -188,6 +197,27 @@ static const struct doc_entry *doc_of(const struct census_diff *cd, size_t i)
 	return cd->entry && cd->entry[i] >= 0 ? &cd->old->docs.v[cd->entry[i]] : NULL;
 }
 
+/* The length of the folder of a parameter's path ("/sys/module/kvm/parameters"), else 0. */
+static int param_folder(const struct census_attr *a)
+{
+	const char *slash;
+
+	if (a->kind != CENSUS_PARAM || !a->path)
+		return 0;
+	slash = strrchr(a->path, '/');
+	return slash ? slash - a->path : 0;
+}
+
+/* Whether the removals of @a and @b are named together: one module and group or folder. */
+static bool named_together(const struct census_attr *a, const struct census_attr *b)
+{
+	int n = param_folder(a);
+
+	return !strcmp(a->module, b->module) && !strcmp_null(a->group, b->group) &&
+	       n == param_folder(b) && !strncmp(a->path ? a->path : "",
+						b->path ? b->path : "", n);
+}
+
 static int flush_undocumented(struct census_diff *cd)
 {
 	const struct census_attr *a;
@@ -197,11 +227,18 @@ static int flush_undocumented(struct census_diff *cd)
 	if (!cd->nr_names)
 		return 0;
 	a = &cd->old->census.v[cd->first];
-	/* "it87: *", in a group "it87: GROUP/" and a star: the instances fill it */
-	if (asprintf(&subject, "%s: %s%s*", a->module, a->group ? a->group : "",
+	/*
+	 * "/sys/module/kvm/parameters/", "it87: ", or in a group
+	 * "it87: GROUP/", and a star: the instances fill it
+	 */
+	if (param_folder(a) && asprintf(&subject, "%.*s/*", param_folder(a), a->path) < 0)
+		return -ENOMEM;
+	if (!param_folder(a) &&
+	    asprintf(&subject, "%s: %s%s*", a->module, a->group ? a->group : "",
 		     a->group ? "/" : "") < 0)
 		return -ENOMEM;
-	snprintf(desc, sizeof(desc), "%zu attributes", cd->nr_names);
+	snprintf(desc, sizeof(desc), "%zu attribute%s", cd->nr_names,
+		 cd->nr_names == 1 ? "" : "s");
 	err = diff_add_instances(cd->d, CHANGE_ATTR_REMOVED, subject, desc, NULL,
 				 cd->first, -1, cd->names, cd->nr_names);
 	free(subject);
@@ -220,7 +257,7 @@ static int removed(struct census_diff *cd, size_t i)
 		if (cd->nr_names) {
 			const struct census_attr *f = &cd->old->census.v[cd->first];
 
-			if (strcmp(f->module, a->module) || strcmp_null(f->group, a->group)) {
+			if (!named_together(f, a)) {
 				err = flush_undocumented(cd);
 				if (err)
 					return err;
@@ -276,7 +313,8 @@ static int module_removed(struct census_diff *cd, const uint32_t *by_key,
 		if (d && (!b || d->level < b->level))
 			best = by_key[k];
 	}
-	snprintf(desc, sizeof(desc), "%zu attributes", to - from);
+	snprintf(desc, sizeof(desc), "%zu attribute%s", to - from,
+		 to - from == 1 ? "" : "s");
 	return diff_add(cd->d, CHANGE_MODULE_REMOVED, cd->old->census.v[best].module,
 			desc, NULL, best, -1);
 }

@@ -83,4 +83,36 @@ has "$out" "attribute-removed  frobdrv: *
       2 attributes -> (absent)
       2 instances: frob_level, frob_rate" "one warn for the module's attributes, named"
 
+# parameters are their paths: a file of the same name is another
+# attribute, and vmlinux's parameters of one name are many
+params='
+c["modules"].append("frobdrv")
+def param(module, folder, name, mode):
+    a.append(dict(module=module, file="drivers/misc/%s.c" % folder, name=name,
+                  symbol="__param_" + name, kind="param", type="struct kernel_param",
+                  mode=mode, mode_at_run_time=False, grouped=False,
+                  path="/sys/module/%s/parameters/%s" % (folder, name)))
+a.append(dict(module="frobdrv", file="drivers/misc/frob.c", name="direct",
+              symbol="direct_attribute", kind="kobj", type="struct kobj_attribute",
+              mode="0644", mode_at_run_time=False, grouped=False))
+param("vmlinux", "zswap", "enabled", "0644")
+param("vmlinux", "frobcore", "enabled", "0600")'
+edited params "$params"
+edited param-direct "$params
+param(\"frobdrv\", \"frobdrv\", \"direct\", \"0444\")"
+run_kabidiff diff --color=never "$TMP/params.json" "$TMP/param-direct.json"
+is "$status:$out" "0:" "a parameter added beside a file of its name: no mode lost"
+edited param-ro "$params
+a[-1][\"mode\"] = \"0400\""
+run_kabidiff diff --color=never "$TMP/params.json" "$TMP/param-ro.json"
+has "$out" "attribute-mode-lost  /sys/module/frobcore/parameters/enabled
+      0600 -> 0400" "a parameter's lost write bit, by its path"
+lacks "$out" "zswap" "and not the other parameter of its name"
+edited param-gone "$params
+del a[-1]"
+run_kabidiff diff --color=never "$TMP/params.json" "$TMP/param-gone.json"
+has "$out" "attribute-removed  /sys/module/frobcore/parameters/*
+      1 attribute -> (absent)
+      1 instances: enabled" "undocumented parameters removed: named by their folder"
+
 done_testing
