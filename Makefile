@@ -271,7 +271,7 @@ check-layers:
 # reference tools measured in the same run.
 BENCHES		:= tests/bench/undocumented.sh tests/bench/globstar.sh \
 		   tests/bench/vmlinux.sh tests/bench/boot.sh tests/bench/diff.sh \
-		   tests/bench/debian.sh
+		   tests/bench/debian.sh tests/bench/census.sh
 BENCH_PACKAGES	:= abigail-tools
 
 bench: deps
