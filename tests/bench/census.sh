@@ -9,38 +9,16 @@
 # The census reads nothing of the cache: its runs get a KABIDIFF_CACHE
 # that does not exist, and the bench fails if one made it.
 #
-# The package comes through tests/debian-vmlinux.sh with a cache of the
-# bench's own, $CACHE/bench/census, which keeps the .deb
-# (KABIDIFF_KEEP_DEB=1) beside the vmlinux pahole reads: downloaded and
-# extracted once, then reused.
+# The package and its vmlinux come through tests/debian-vmlinux.sh
+# (--dbg-deb keeps the .deb in the cache, as the upgrade tests do):
+# downloaded and extracted once, then reused.
 set -eu
 
 RUNS=${RUNS:-3}
 . "$(dirname "$0")/lib.sh"
-OWN=$CACHE/bench/census
 
-# fetch: the vmlinux, with the .deb kept beside it
-fetch() {
-	KABIDIFF_CACHE=$OWN KABIDIFF_KEEP_DEB=1 "$TOP/tests/debian-vmlinux.sh"
-}
-
-# kept_deb: the -dbg package of $VMLINUX's release in its directory
-kept_deb() {
-	for f in "${VMLINUX%/*}/linux-image-${VMLINUX##*/vmlinux-}-dbg_"*_amd64.deb; do
-		[ -f "$f" ] && echo "$f"
-	done | tail -n 1
-}
-
-VMLINUX=$(fetch)
-DEB=$(kept_deb)
-if [ -z "$DEB" ]; then
-	# the .deb went (removed by hand): the helper fetches it again only
-	# for a vmlinux it does not have
-	rm -f "$VMLINUX"
-	VMLINUX=$(fetch)
-	DEB=$(kept_deb)
-fi
-[ -n "$DEB" ] || { echo "bench: tests/debian-vmlinux.sh kept no .deb in ${VMLINUX%/*}" >&2; exit 1; }
+DEB=$("$TOP/tests/debian-vmlinux.sh" --dbg-deb)
+VMLINUX=$(KABIDIFF_KEEP_DEB=1 "$TOP/tests/debian-vmlinux.sh")
 
 # The census and its floor take turns, run for run, so that a load on the
 # machine that comes or goes weighs on both: "best WALL PEAK" of each.
