@@ -262,8 +262,11 @@ static int mark(struct census_attr *a, const struct listing *l)
 {
 	a->grouped = true;
 	a->mode_at_run_time |= l->run_time;
-	if (l->group && !a->group && !(a->group = strdup(l->group)))
-		return -ENOMEM;
+	if (l->group && !a->group) {
+		a->group = strdup(l->group);
+		if (!a->group)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
