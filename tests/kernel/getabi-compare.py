@@ -81,6 +81,8 @@ def main(argv):
     levels = {}
     for line in open(argv[4], encoding="utf-8"):
         fields = line.split()
+        if not fields:
+            break       # the listing ends; the table of observed entries follows
         levels[fields[1]] = fields[2]
     regexes = []
     for line in open(argv[5], encoding="utf-8"):
