@@ -4,15 +4,17 @@
  * or that lost a permission bit.
  *
  * An attribute is itself in NEW when NEW has one of the same module, group
- * and name, or for a module parameter the same path (whatever defines it: a hwmon driver converted from
- * SENSOR_DEVICE_ATTR tables to hwmon_device_register_with_info() keeps
- * its names, decoded from its hwmon_chip_info), or one at the same path
+ * and name, a module parameter one of the same path (whatever defines it:
+ * a hwmon driver converted from SENSOR_DEVICE_ATTR tables to
+ * hwmon_device_register_with_info() keeps its names, decoded from its
+ * hwmon_chip_info), or one at the same path
  * (from a driver into the core code of its bus), or one of vmlinux's of
  * the same group and name (a driver's attribute that the core now makes
  * for every device).  Its mode is compared only when no is_visible decides
  * it on either side.
  *
- * A module gone is one change, not one per attribute.  Removals are judged
+ * A module gone is one change, not one per attribute; one whose source
+ * files vmlinux has now is built in, not gone.  Removals are judged
  * by the entry OLD's docs join them to (census_join__run()); those that
  * join none come one change per module and group, naming them.
  */
@@ -222,20 +224,22 @@ static int flush_undocumented(struct census_diff *cd)
 {
 	const struct census_attr *a;
 	char *subject, desc[64];
-	int err;
+	int err, folder;
 
 	if (!cd->nr_names)
 		return 0;
 	a = &cd->old->census.v[cd->first];
+	folder = param_folder(a);
 	/*
 	 * "/sys/module/kvm/parameters/", "it87: ", or in a group
 	 * "it87: GROUP/", and a star: the instances fill it
 	 */
-	if (param_folder(a) && asprintf(&subject, "%.*s/*", param_folder(a), a->path) < 0)
-		return -ENOMEM;
-	if (!param_folder(a) &&
-	    asprintf(&subject, "%s: %s%s*", a->module, a->group ? a->group : "",
-		     a->group ? "/" : "") < 0)
+	if (folder)
+		err = asprintf(&subject, "%.*s/*", folder, a->path);
+	else
+		err = asprintf(&subject, "%s: %s%s*", a->module,
+			       a->group ? a->group : "", a->group ? "/" : "");
+	if (err < 0)
 		return -ENOMEM;
 	snprintf(desc, sizeof(desc), "%zu attribute%s", cd->nr_names,
 		 cd->nr_names == 1 ? "" : "s");
