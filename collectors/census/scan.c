@@ -284,13 +284,16 @@ static int for_each_listed(struct scan *sc, uint64_t list,
 			   int (*fn)(struct census_attr *, const struct listing *),
 			   const struct listing *l)
 {
-	uint64_t i, p;
+	uint64_t i;
 	int err = 0;
 
-	for (i = 0; !err && list && i < POINTERS_MAX &&
-		    (p = image__u64(sc->im, list + 8 * i)); i++) {
-		long k = map_find(&sc->objects, p);
+	for (i = 0; !err && list && i < POINTERS_MAX; i++) {
+		uint64_t p = image__u64(sc->im, list + 8 * i);
+		long k;
 
+		if (!p)
+			break;
+		k = map_find(&sc->objects, p);
 		if (k >= 0)
 			err = fn(&sc->c->s->census.v[k], l);
 	}

@@ -1230,10 +1230,12 @@ static const struct jrecord *mutate(const struct jrecord *r,
 		if (!strcmp(r->name, m->record) && !strcmp(fields[i].key, m->key)) {
 			m->change(&fields[i]);
 			changed = true;
-		} else if (fields[i].record &&
-			   (sub = mutate(fields[i].record, m, mt))) {
-			fields[i].record = sub;
-			changed = true;
+		} else if (fields[i].record) {
+			sub = mutate(fields[i].record, m, mt);
+			if (sub) {
+				fields[i].record = sub;
+				changed = true;
+			}
 		}
 	}
 	if (!changed) {
