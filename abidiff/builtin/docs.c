@@ -128,7 +128,7 @@ static void show_entry_text(const struct doc_entry *d)
 		fputs_quoted(d->what[i], stdout);
 		putchar('\n');
 	}
-	snprintf(where, sizeof(where), "Documentation/ABI/%s#%u", d->file,
+	snprintf(where, sizeof(where), "%s%s#%u", doc_entry__dir(d), d->file,
 		 d->line);
 	show_field("level", abi_level__name(d->level));
 	show_field("file", where);

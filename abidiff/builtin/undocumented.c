@@ -159,7 +159,7 @@ static void show_levels_text(const struct undocumented *u)
 		d = &u->docs->docs.v[u->entry[i]];
 		printf("%-9s ", abi_level__name(d->level));
 		fputs_quoted(t->sysfs.v[i].path, stdout);
-		printf("  Documentation/ABI/%s#%u\n", d->file, d->line);
+		printf("  %s%s#%u\n", doc_entry__dir(d), d->file, d->line);
 	}
 	putchar('\n');
 	show_observed_text(&u->observed);

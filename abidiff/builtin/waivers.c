@@ -59,7 +59,8 @@ struct report_finding {
 	enum verdict verdict;
 	enum abi_level level;
 	char *subject;		/* its bytes, decoded */
-	char *doc_file;		/* relative to Documentation/ABI, or NULL */
+	char *doc_file;		/* relative to doc_dir, or NULL */
+	const char *doc_dir;	/* "Documentation/ABI/", or a sysctl's */
 	json_int_t doc_line;
 	size_t instances;	/* of a grouped finding, else 0 */
 	bool waived;
@@ -129,12 +130,14 @@ static int want_bytes(const struct report *r, size_t i, const json_t *f,
 	return err;
 }
 
-/* "doc": null, or the entry's file and the line of its first What:. */
+/* "doc": null, or the entry's source, file and the line of its first What:. */
 static int read_doc(const struct report *r, size_t i, const json_t *f,
 		    struct report_finding *rf)
 {
 	const json_t *doc = json_object_get(f, "doc");
+	struct doc_entry entry = { 0 };
 	const json_t *line;
+	const char *source;
 
 	if (json_is_null(doc))
 		return 0;
@@ -144,6 +147,12 @@ static int read_doc(const struct report *r, size_t i, const json_t *f,
 	if (!json_is_integer(line) || json_integer_value(line) < 1)
 		return bad(r, i, "doc.line", "not a line number");
 	rf->doc_line = json_integer_value(line);
+	source = want_string(r, i, doc, "source");
+	if (!source)
+		return -EINVAL;
+	if (doc_source__parse(source, &entry.source))
+		return bad(r, i, "doc.source", "not abi or sysctl");
+	rf->doc_dir = doc_entry__dir(&entry);
 	return want_bytes(r, i, doc, "file", &rf->doc_file);
 }
 
@@ -478,7 +487,7 @@ static void show_comment(const struct report_finding *f)
 {
 	printf("# %s, %s", verdict__name(f->verdict), abi_level__name(f->level));
 	if (f->doc_file) {
-		fputs(": Documentation/ABI/", stdout);
+		printf(": %s", f->doc_dir);
 		fputs_escaped(f->doc_file, stdout);
 		printf(":%lld", (long long)f->doc_line);
 	}

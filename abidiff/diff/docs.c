@@ -152,7 +152,8 @@ static int find_entry(const struct what_idx *x, const struct doc_entry *e,
 static int commitment(enum abi_level level)
 {
 	static const int rank[LEVEL_COUNT] = {
-		[LEVEL_STABLE] = 0, [LEVEL_TESTING] = 1, [LEVEL_PRIVATE] = 2,
+		[LEVEL_STABLE] = 0, [LEVEL_TESTING] = 1, [LEVEL_SYSCTL] = 1,
+		[LEVEL_PRIVATE] = 2,
 		[LEVEL_UNSTABLE] = 3, [LEVEL_OBSOLETE] = 4, [LEVEL_REMOVED] = 5,
 		[LEVEL_UNDOCUMENTED] = 6,
 	};

@@ -44,7 +44,13 @@ static const char *const abi_level_names[LEVEL_COUNT] = {
 	[LEVEL_OBSOLETE]	= "obsolete",
 	[LEVEL_PRIVATE]		= "private",
 	[LEVEL_REMOVED]		= "removed",
+	[LEVEL_SYSCTL]		= "sysctl",
 	[LEVEL_UNDOCUMENTED]	= "undocumented",
+};
+
+static const char *const doc_source_names[DOC_SOURCE_COUNT] = {
+	[DOC_SOURCE_ABI]	= "abi",
+	[DOC_SOURCE_SYSCTL]	= "sysctl",
 };
 
 static const char *const module_how_names[MODULE_HOW_COUNT] = {
@@ -108,6 +114,8 @@ DEFINE_NAME_TABLE(type_kind, enum type_kind, type_kind_names, TYPE_KIND_COUNT)
 DEFINE_NAME_TABLE(node_kind, enum node_kind, node_kind_names, NODE_KIND_COUNT)
 DEFINE_NAME_TABLE(value_shape, enum value_shape, value_shape_names, SHAPE_COUNT)
 DEFINE_NAME_TABLE(abi_level, enum abi_level, abi_level_names, LEVEL_COUNT)
+DEFINE_NAME_TABLE(doc_source, enum doc_source, doc_source_names,
+		  DOC_SOURCE_COUNT)
 DEFINE_NAME_TABLE(module_how, enum module_how, module_how_names, MODULE_HOW_COUNT)
 DEFINE_NAME_TABLE(census_kind, enum census_kind, census_kind_names, CENSUS_KIND_COUNT)
 
@@ -218,6 +226,12 @@ struct enumerator *type__add_enumerator(struct type_def *t)
 int doc_entry__add_what(struct doc_entry *d, const char *pattern)
 {
 	return strings__append(&d->what, &d->nr_what, pattern);
+}
+
+const char *doc_entry__dir(const struct doc_entry *d)
+{
+	return d->source == DOC_SOURCE_SYSCTL ? "Documentation/" :
+	       "Documentation/ABI/";
 }
 
 static void kernel_ident__clear(struct kernel_ident *k)

@@ -225,14 +225,33 @@ enum abi_level {
 	LEVEL_OBSOLETE,
 	LEVEL_PRIVATE,
 	LEVEL_REMOVED,
+	LEVEL_SYSCTL,		/* a sysctl its document describes */
 	LEVEL_UNDOCUMENTED,	/* for the policy; never on a doc entry */
 	LEVEL_COUNT,
 };
 
+/*
+ * Where a doc entry comes from: an entry of Documentation/ABI, or a sysctl
+ * in one of the documents of /proc/sys (Documentation/admin-guide/sysctl/,
+ * Documentation/networking/\*sysctl*.rst), whose level is sysctl, or
+ * obsolete when its text says it is deprecated or obsolete.
+ */
+enum doc_source {
+	DOC_SOURCE_ABI,
+	DOC_SOURCE_SYSCTL,
+	DOC_SOURCE_COUNT,
+};
+
 struct doc_entry {
 	enum abi_level level;
-	char *file;		/* relative to Documentation/ABI: "stable/sysfs-module" */
-	uint32_t line;		/* of the first What: line, from 1 */
+	enum doc_source source;
+	/*
+	 * Relative to Documentation/ABI ("stable/sysfs-module"), or for a
+	 * sysctl to Documentation ("admin-guide/sysctl/kernel.rst"):
+	 * doc_entry__dir() says which.
+	 */
+	char *file;
+	uint32_t line;		/* of the first What: line (a sysctl's name), from 1 */
 	char **what;		/* the What: patterns, in file order */
 	size_t nr_what;
 	char *date;
@@ -420,6 +439,13 @@ struct enumerator *type__add_enumerator(struct type_def *t);
 int doc_entry__add_what(struct doc_entry *d, const char *pattern);
 
 /*
+ * doc_entry__dir() - the directory @d's file is relative to, from the top
+ * of the kernel tree: "Documentation/ABI/" or, for a sysctl,
+ * "Documentation/".  Prefix it to the file when naming the entry.
+ */
+const char *doc_entry__dir(const struct doc_entry *d);
+
+/*
  * snapshot__sort() - put every part into canonical order and check its keys.
  *
  * Syscalls are ordered by (abi, nr), vDSO symbols by (image, name), types
@@ -482,6 +508,7 @@ const char *type_kind__name(enum type_kind kind);
 const char *node_kind__name(enum node_kind kind);
 const char *value_shape__name(enum value_shape shape);
 const char *abi_level__name(enum abi_level level);
+const char *doc_source__name(enum doc_source source);
 const char *module_how__name(enum module_how how);
 const char *census_kind__name(enum census_kind kind);
 
@@ -494,6 +521,7 @@ int type_kind__parse(const char *name, enum type_kind *out);
 int node_kind__parse(const char *name, enum node_kind *out);
 int value_shape__parse(const char *name, enum value_shape *out);
 int abi_level__parse(const char *name, enum abi_level *out);
+int doc_source__parse(const char *name, enum doc_source *out);
 int module_how__parse(const char *name, enum module_how *out);
 int census_kind__parse(const char *name, enum census_kind *out);
 

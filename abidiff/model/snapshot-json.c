@@ -83,6 +83,7 @@ NAMES(type_kind)
 NAMES(node_kind)
 NAMES(value_shape)
 NAMES(abi_level)
+NAMES(doc_source)
 NAMES(module_how)
 NAMES(census_kind)
 
@@ -390,10 +391,17 @@ static const struct jrecord node_jrecord =
 #undef RECORD_TYPE
 
 #define RECORD_TYPE struct doc_entry
+enum { DF_LEVEL, DF_SOURCE };
 static const struct jfield doc_fields[] = {
-	FIELD("level", ENUM, JF_REQUIRED, level, .names = abi_level_names,
-	      .nr_names = LEVEL_COUNT, .max = LEVEL_REMOVED,
-	      .refused = "a doc entry cannot be undocumented"),
+	[DF_LEVEL] = FIELD("level", ENUM, JF_REQUIRED, level,
+			   .names = abi_level_names, .nr_names = LEVEL_COUNT,
+			   .max = LEVEL_SYSCTL,
+			   .refused = "a doc entry cannot be undocumented"),
+	/* absent for Documentation/ABI, which is what snapshots held first */
+	[DF_SOURCE] = FIELD("source", ENUM, JF_OPTIONAL, source,
+			    .names = doc_source_names,
+			    .nr_names = DOC_SOURCE_COUNT,
+			    .max = DOC_SOURCE_COUNT - 1),
 	FIELD("file", STRING, JF_REQUIRED, file),
 	FIELD("line", UINT, JF_REQUIRED, line, .min = 1, .max = DOC_LINE_MAX,
 	      .refused = "lines count from 1"),
@@ -406,7 +414,31 @@ static const struct jfield doc_fields[] = {
 	FIELD("users", STRING, JF_OPTIONAL, users),
 	FIELD("description", STRING, JF_OPTIONAL, description),
 };
-static const struct jrecord doc_jrecord = JRECORD("doc", doc_fields);
+
+static bool doc_has(const void *rec, const struct jfield *f)
+{
+	const struct doc_entry *d = rec;
+
+	return f != &doc_fields[DF_SOURCE] || d->source != DOC_SOURCE_ABI;
+}
+
+/* A sysctl's level is sysctl or obsolete, an ABI entry's never sysctl. */
+static int load_doc(const struct loader *ld, const struct jpath *jp,
+		    const json_t *obj, void *rec)
+{
+	const struct doc_entry *d = rec;
+	bool sysctl = d->source == DOC_SOURCE_SYSCTL;
+
+	if (sysctl ? d->level != LEVEL_SYSCTL && d->level != LEVEL_OBSOLETE :
+		     d->level == LEVEL_SYSCTL)
+		return jrecord__fail(ld, JP_FIELD(jp, "level"), sysctl ?
+				     "a sysctl's level is sysctl or obsolete" :
+				     "only a sysctl's level is sysctl");
+	return 0;
+}
+
+static const struct jrecord doc_jrecord =
+	JRECORD("doc", doc_fields, .load = load_doc, .has = doc_has);
 #undef RECORD_TYPE
 
 #define RECORD_TYPE struct module_load

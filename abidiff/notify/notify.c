@@ -165,7 +165,8 @@ static int notices_of(const struct judgement *j, const struct finding *f,
 				 "the kernel's API list: syscall, type and vDSO changes",
 				 false);
 	if (!err && m && !file && f->doc) {
-		file = doc_path = xasprintf("Documentation/ABI/%s", f->doc->file);
+		file = doc_path = xasprintf("%s%s", doc_entry__dir(f->doc),
+					     f->doc->file);
 		err = file ? 0 : -ENOMEM;
 	}
 	if (!err && m && file)

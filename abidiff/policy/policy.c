@@ -42,16 +42,21 @@ int verdict__parse(const char *name, enum verdict *out)
 #define W	VERDICT_WARN
 #define B	VERDICT_BREAK
 
-/* DESIGN.md's table, one row per class of change. */
+/*
+ * DESIGN.md's table, one row per class of change.  A sysctl its document
+ * describes is judged as testing, but for the documents themselves: they
+ * promise no process of retiring an entry, as Documentation/ABI does, so
+ * an entry dropped from them is only a note.
+ */
 static const enum verdict default_table[CLASS_COUNT][LEVEL_COUNT] = {
-	/*		     stable testing unstable obsolete private removed undocumented */
-	[CLASS_REMOVED]	     = { B, B, N, N, N, N, W },
-	[CLASS_INCOMPATIBLE] = { B, B, N, W, N, N, W },
-	[CLASS_COMPATIBLE]   = { N, N, N, N, N, N, N },
-	[CLASS_ADDED]	     = { N, N, N, N, N, N, N },
-	[CLASS_SECURITY]     = { W, W, W, W, W, W, W },
-	[CLASS_DEMOTED]	     = { B, B, N, N, N, N, N },
-	[CLASS_REVIEW]	     = { W, W, N, N, N, N, N },
+	/*		     stable testing unstable obsolete private removed sysctl undocumented */
+	[CLASS_REMOVED]	     = { B, B, N, N, N, N, B, W },
+	[CLASS_INCOMPATIBLE] = { B, B, N, W, N, N, B, W },
+	[CLASS_COMPATIBLE]   = { N, N, N, N, N, N, N, N },
+	[CLASS_ADDED]	     = { N, N, N, N, N, N, N, N },
+	[CLASS_SECURITY]     = { W, W, W, W, W, W, W, W },
+	[CLASS_DEMOTED]	     = { B, B, N, N, N, N, N, N },
+	[CLASS_REVIEW]	     = { W, W, N, N, N, N, N, N },
 };
 
 #undef N
@@ -257,7 +262,7 @@ static int cap_line(struct policy_file *pf, char **field, unsigned int line)
 
 	if (!cap.none && (abi_level__parse(field[2], &cap.level) ||
 			  cap.level == LEVEL_UNDOCUMENTED)) {
-		pr_err("%s:%u: '%s' is not a level to cap at (stable, testing, unstable, obsolete, private, removed or none)",
+		pr_err("%s:%u: '%s' is not a level to cap at (stable, testing, unstable, obsolete, private, removed, sysctl or none)",
 		       pf->path, line, field[2]);
 		return -EINVAL;
 	}
@@ -300,7 +305,7 @@ static int policy_line(char **field, int nr, unsigned int line, void *ctx)
 		return -EINVAL;
 	}
 	if (strcmp(field[1], "*") && abi_level__parse(field[1], &level)) {
-		pr_err("%s:%u: '%s' is not a level (stable, testing, unstable, obsolete, private, removed, undocumented or *)",
+		pr_err("%s:%u: '%s' is not a level (stable, testing, unstable, obsolete, private, removed, sysctl, undocumented or *)",
 		       pf->path, line, field[1]);
 		return -EINVAL;
 	}

@@ -33,7 +33,9 @@ static json_t *doc_json(const struct doc_entry *d)
 {
 	if (!d)
 		return json_null();
-	return json_pack("{s:o, s:i, s:o, s:o, s:o}", "file", jstr__new(d->file),
+	return json_pack("{s:s, s:o, s:i, s:o, s:o, s:o}",
+			 "source", doc_source__name(d->source),
+			 "file", jstr__new(d->file),
 			 "line", d->line,
 			 "what", jstr_or_null(d->nr_what ? d->what[0] : NULL),
 			 "contact", jstr_or_null(d->contact),

@@ -93,7 +93,7 @@ static void show_details(FILE *out, const struct judgement *j,
 		fputc('\n', out);
 	}
 	if (f->doc) {
-		fputs("doc: Documentation/ABI/", out);
+		fprintf(out, "doc: %s", doc_entry__dir(f->doc));
 		show_xml(out, f->doc->file, false);
 		fprintf(out, ":%u\n", f->doc->line);
 		if (f->doc->contact) {

@@ -74,7 +74,7 @@ static void show_finding(const struct judgement *j, const struct finding *f,
 		show_diag(out, buf, c->instances[0]);
 	}
 	if (f->doc) {
-		fputs("  # doc: Documentation/ABI/", out);
+		fprintf(out, "  # doc: %s", doc_entry__dir(f->doc));
 		show_text(out, f->doc->file);
 		fprintf(out, ":%u\n", f->doc->line);
 		if (f->doc->contact)

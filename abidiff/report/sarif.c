@@ -44,11 +44,11 @@ static const char *logical_kind(const struct change *c)
 	}
 }
 
-/* "Documentation/ABI/" @file, percent-encoded; NULL (ENOMEM). */
-static char *doc_uri(const char *file)
+/* The path of @d's file from the tree's top, percent-encoded; NULL (ENOMEM). */
+static char *doc_uri(const struct doc_entry *d)
 {
-	static const char prefix[] = "Documentation/ABI/";
-	size_t len = strlen(file), n = sizeof(prefix) - 1;
+	const char *prefix = doc_entry__dir(d), *file = d->file;
+	size_t len = strlen(file), n = strlen(prefix);
 	char *uri = malloc(n + 3 * len + 1);
 	const unsigned char *p;
 
@@ -108,7 +108,7 @@ static json_t *location_json(const struct finding *f)
 			"kind", logical_kind(c));
 	if (!loc || !f->doc)
 		return loc;
-	uri = doc_uri(f->doc->file);
+	uri = doc_uri(f->doc);
 	phys = uri ? json_pack("{s:{s:s}, s:{s:i}}", "artifactLocation", "uri", uri,
 			       "region", "startLine", f->doc->line ? f->doc->line : 1) :
 		     NULL;

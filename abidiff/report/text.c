@@ -114,7 +114,7 @@ static size_t show_doc(FILE *out, const struct judgement *j, size_t i,
 			fprintf(out, "  %-9snone\n", "doc:");
 		return 0;
 	}
-	fprintf(out, "  %-9sDocumentation/ABI/", "doc:");
+	fprintf(out, "  %-9s%s", "doc:", doc_entry__dir(d));
 	fputs_quoted(d->file, out);
 	/* sorted by file and line: an entry's findings are together */
 	for (k = i; k < end; k++) {

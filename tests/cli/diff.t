@@ -156,7 +156,7 @@ bad "policy with text after a quoted verdict" --policy 'removed stable "note"x\n
 bad "policy with an unknown change" --policy '\n\nfrobbed * note\n' \
 	"3: 'frobbed' is neither a change kind (node-removed, ...) nor a class (removed, incompatible, ...)"
 bad "policy with an unknown level" --policy 'removed sable note\n' \
-	"1: 'sable' is not a level (stable, testing, unstable, obsolete, private, removed, undocumented or *)"
+	"1: 'sable' is not a level (stable, testing, unstable, obsolete, private, removed, sysctl, undocumented or *)"
 bad "policy with an unknown verdict" --policy 'removed stable fine\n' \
 	"1: 'fine' is not a verdict (break, warn or note)"
 bad "policy line with four fields" --policy 'removed stable note now\n' \

@@ -64,7 +64,7 @@ node-removed /sys/kernel/debug/undoc stable break" \
    "policy: a cap at stable judges the undocumented as stable"
 printf 'cap /sys/x undocumented\n' >"$TMP/cap.txt"
 run_kabidiff diff --policy "$TMP/cap.txt" "$TMP/old.json" "$TMP/new.json"
-is "$status:$out:$err" "2::kabidiff: $TMP/cap.txt:1: 'undocumented' is not a level to cap at (stable, testing, unstable, obsolete, private, removed or none)" \
+is "$status:$out:$err" "2::kabidiff: $TMP/cap.txt:1: 'undocumented' is not a level to cap at (stable, testing, unstable, obsolete, private, removed, sysctl or none)" \
    "policy: a cap at no level is an error"
 printf 'cap /sys/x\n' >"$TMP/cap.txt"
 run_kabidiff diff --policy "$TMP/cap.txt" "$TMP/old.json" "$TMP/new.json"
@@ -169,10 +169,10 @@ run_kabidiff diff --format json "$TMP/old.json" "$TMP/new.json"
 is "$(printf '%s\n' "$out" | python3 -c '
 import json, sys
 for f in json.load(sys.stdin)["findings"]:
-    print(f["subject"], f["doc"])')" "/sys/kabi/attr {'file': 'stable/sysfs-kabi', 'line': 3, 'what': '/sys/kabi/attr', 'contact': None, 'users': None}
-/sys/kernel/debug/kabi {'file': 'stable/sysfs-kabi', 'line': 3, 'what': '/sys/kabi/attr', 'contact': None, 'users': None}
+    print(f["subject"], f["doc"])')" "/sys/kabi/attr {'source': 'abi', 'file': 'stable/sysfs-kabi', 'line': 3, 'what': '/sys/kabi/attr', 'contact': None, 'users': None}
+/sys/kernel/debug/kabi {'source': 'abi', 'file': 'stable/sysfs-kabi', 'line': 3, 'what': '/sys/kabi/attr', 'contact': None, 'users': None}
 /sys/kernel/debug/undoc None" \
-   "doc: each finding has its entry's file, line and first What:, or null"
+   "doc: each finding has its entry's source, file, line and first What:, or null"
 printf '%s\n' "$out" >"$TMP/caps.report.json"
 python3 "$TOP/tests/cli/schema.py" "$TOP/docs/report.schema.json" "$TMP/caps.report.json" >"$TMP/schema"
 is "$?:$(grep -c "^not ok" "$TMP/schema")" "0:0" "doc: the report validates against docs/report.schema.json"
