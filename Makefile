@@ -76,7 +76,7 @@ ENGINE_SRCS	:= $(addprefix abidiff/match/,what-index.c what-normal.c sysfs-tree.
 		   $(addprefix abidiff/notify/,maintainers.c notify.c) \
 		   $(addprefix abidiff/report/,filter.c header.c text.c json.c markdown.c \
 			ktap.c junit.c sarif.c notify.c format.c)
-COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c collect.c git.c) \
+COLLECTOR_SRCS	:= $(addprefix collectors/abidocs/,parse.c sysctl.c collect.c git.c) \
 		   $(addprefix collectors/sysfs/,sysfs-dir.c stream-reader.c machine.c modules.c \
 			initramfs.c unpack.c boot.c) \
 		   guest-agent/walk.c \
@@ -100,7 +100,7 @@ UNIT_TESTS	:= test-bytes test-model test-snapshot-json test-what-index \
 		   test-diff-docs test-diff-sysfs test-print test-fileio \
 		   test-vmlinux-oom test-vmlinux-compat test-policy \
 		   test-syscall-switch test-vdso test-maintainers test-source-tree \
-		   test-report-notify test-census
+		   test-report-notify test-census test-sysctl-docs
 # Programs the shell tests run, linked with the library.
 TEST_TOOLS	:= switch-dump module-table maintainers-lookup census-dump
 

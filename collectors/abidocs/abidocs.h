@@ -98,6 +98,16 @@ int abidocs__parse(const char *file, enum abi_level level, const char *buf,
 		   size_t len, struct snapshot *s, struct abidocs_stats *st);
 
 /*
+ * abidocs__parse_sysctl() - parse the text of the sysctl document @file
+ * (relative to Documentation: "admin-guide/sysctl/kernel.rst",
+ * "networking/ip-sysctl.rst"), @len bytes at @buf, which need not be
+ * NUL-terminated.  Appends an entry of source sysctl to @s for each sysctl
+ * it describes (sysctl.c says how they are found).  Returns 0 or -ENOMEM.
+ */
+int abidocs__parse_sysctl(const char *file, const char *buf, size_t len,
+			  struct snapshot *s, struct abidocs_stats *st);
+
+/*
  * abidocs__check_duplicates() - warn about each What: pattern that entries in
  * two different files both document.  Returns 0 or -ENOMEM.
  */

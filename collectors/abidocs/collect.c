@@ -77,21 +77,32 @@ static void skip(struct walk *w, const char *rel, enum abidocs_type type)
 	w->st->warnings++;
 }
 
+/* Read @rel into @buf; 1 when it is skipped, not being a regular file. */
+static int read_doc(struct walk *w, const char *rel, char **buf, size_t *len)
+{
+	int err = w->t->read(w->t->ctx, rel, buf, len);
+
+	if (err > 0) {
+		skip(w, rel, err);
+		return 1;
+	}
+	if (!err)
+		w->st->files++;
+	return err;
+}
+
+/* A file below a level directory, named from Documentation/ABI on. */
 static int parse_file(struct walk *w, const char *rel)
 {
+	const char *abi_rel = w->t->abi ? rel + strlen(w->t->abi) + 1 : rel;
 	char *buf;
 	size_t len;
 	int err;
 
-	err = w->t->read(w->t->ctx, rel, &buf, &len);
-	if (err > 0) {
-		skip(w, rel, err);
-		return 0;
-	}
+	err = read_doc(w, rel, &buf, &len);
 	if (err)
-		return err;
-	w->st->files++;
-	err = abidocs__parse(rel, w->level, buf, len, w->s, w->st);
+		return err > 0 ? 0 : err;
+	err = abidocs__parse(abi_rel, w->level, buf, len, w->s, w->st);
 	free(buf);
 	return err;
 }
@@ -137,38 +148,132 @@ static int walk_dir(struct walk *w, const char *rel, int depth)
 	return err;
 }
 
+/*
+ * The documents of /proc/sys: Documentation/admin-guide/sysctl/\*.rst but
+ * its index, and Documentation/networking/\*sysctl*.rst.
+ */
+static bool is_sysctl_guide(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len > 4 && !strcmp(name + len - 4, ".rst") &&
+	       strcmp(name, "index.rst");
+}
+
+static bool is_net_sysctl_doc(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len > 4 && !strcmp(name + len - 4, ".rst") &&
+	       strstr(name, "sysctl");
+}
+
+static const struct {
+	const char *dir;
+	bool (*wanted)(const char *name);
+} sysctl_docs[] = {
+	{ "admin-guide/sysctl", is_sysctl_guide },
+	{ "networking", is_net_sysctl_doc },
+};
+
+static int parse_sysctl_file(struct walk *w, const char *rel)
+{
+	char *buf;
+	size_t len;
+	int err;
+
+	err = read_doc(w, rel, &buf, &len);
+	if (err)
+		return err > 0 ? 0 : err;
+	err = abidocs__parse_sysctl(rel, buf, len, w->s, w->st);
+	free(buf);
+	return err;
+}
+
+/*
+ * What @dir is, each directory on the way to it looked at first, so that
+ * no symbolic link is followed; a link or a special file is skipped with
+ * a warning.
+ */
+static int dir_kind(struct walk *w, const char *dir)
+{
+	char rel[4096];
+	const char *slash = dir;
+	int kind;
+
+	do {
+		slash = strchrnul(slash + 1, '/');
+		snprintf(rel, sizeof(rel), "%.*s", (int)(slash - dir), dir);
+		kind = w->t->kind(w->t->ctx, rel);
+		if (kind == ABIDOCS_LINK || kind == ABIDOCS_OTHER)
+			skip(w, rel, kind);
+	} while (*slash && kind == ABIDOCS_DIR);
+	return kind;
+}
+
+/* The sysctl documents of directory @dir that @wanted takes, in name order. */
+static int walk_sysctl_dir(struct walk *w, const char *dir,
+			   bool (*wanted)(const char *name))
+{
+	int kind = dir_kind(w, dir);
+	struct abidocs_dirent *v;
+	char rel[4096];
+	size_t n, i;
+	int err;
+
+	if (kind != ABIDOCS_DIR)
+		return kind < 0 ? kind : 0;
+	err = w->t->list(w->t->ctx, dir, &v, &n);
+	if (err)
+		return err;
+	for (i = 0; !err && i < n; i++) {
+		if (!wanted(v[i].name))
+			continue;
+		snprintf(rel, sizeof(rel), "%s/%s", dir, v[i].name);
+		if (v[i].type == ABIDOCS_FILE)
+			err = parse_sysctl_file(w, rel);
+		else
+			skip(w, rel, v[i].type);
+	}
+	abidocs__dirents_free(v, n);
+	return err;
+}
+
 int abidocs__walk(const struct abidocs_tree *t, struct snapshot *s,
 		  struct abidocs_stats *st)
 {
 	struct walk w = { .t = t, .s = s, .st = st };
+	char rel[64];
 	size_t i;
 	int err = 0;
 
 	s->docs.collected = true;
 	for (i = 0; !err && i < ARRAY_SIZE(levels); i++) {
-		const char *name = abi_level__name(levels[i]);
-		int kind = t->kind(t->ctx, name);
+		int kind;
 
+		snprintf(rel, sizeof(rel), "%s%s%s", t->abi ?: "",
+			 t->abi ? "/" : "", abi_level__name(levels[i]));
+		kind = t->kind(t->ctx, rel);
 		if (kind < 0)
 			err = kind;
-		if (kind == ABIDOCS_LINK || kind == ABIDOCS_OTHER) {
-			struct walk sw = { .t = t, .st = st };
-
-			skip(&sw, name, kind);
-		}
+		if (kind == ABIDOCS_LINK || kind == ABIDOCS_OTHER)
+			skip(&w, rel, kind);
 		if (kind != ABIDOCS_DIR)
 			continue;
 		w.level = levels[i];
-		err = walk_dir(&w, name, 1);
+		err = walk_dir(&w, rel, 1);
 	}
+	for (i = 0; !err && t->abi && i < ARRAY_SIZE(sysctl_docs); i++)
+		err = walk_sysctl_dir(&w, sysctl_docs[i].dir,
+				      sysctl_docs[i].wanted);
 	if (!err)
 		err = abidocs__check_duplicates(s, st);
 	return err;
 }
 
-/* A Documentation/ABI directory on disk. */
+/* A Documentation (or Documentation/ABI) directory on disk. */
 struct disk {
-	char abi_dir[4096];	/* .../Documentation/ABI */
+	char root[4096];
 };
 
 static enum abidocs_type mode_type(mode_t mode)
@@ -190,7 +295,7 @@ static int disk_kind(void *ctx, const char *rel)
 
 	int err;
 
-	snprintf(path, sizeof(path), "%s/%s", d->abi_dir, rel);
+	snprintf(path, sizeof(path), "%s/%s", d->root, rel);
 	if (!lstat(path, &st))
 		return mode_type(st.st_mode);
 	if (errno == ENOENT || errno == ENOTDIR)
@@ -229,7 +334,7 @@ static int disk_list(void *ctx, const char *rel, struct abidocs_dirent **out,
 	char path[8192], sub[sizeof(path) + 256];
 	int n, i, type, err = 0;
 
-	snprintf(path, sizeof(path), "%s/%s", d->abi_dir, rel);
+	snprintf(path, sizeof(path), "%s/%s", d->root, rel);
 	n = scandir(path, &names, skip_hidden, NULL);
 	if (n < 0) {
 		err = -errno;
@@ -278,7 +383,7 @@ static int disk_read(void *ctx, const char *rel, char **buf, size_t *len)
 	struct stat st;
 	int fd, err;
 
-	snprintf(path, sizeof(path), "%s/%s", d->abi_dir, rel);
+	snprintf(path, sizeof(path), "%s/%s", d->root, rel);
 	/* a FIFO opens at once with O_NONBLOCK, and is then not read */
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
@@ -306,8 +411,12 @@ static int disk_read(void *ctx, const char *rel, char **buf, size_t *len)
 	return err;
 }
 
-/* @dir is a kernel tree or Documentation/ABI itself. */
-static int find_abi_dir(const char *dir, struct disk *d)
+/*
+ * @dir is a kernel tree, whose Documentation directory is the root (with
+ * ABI/ and the sysctl documents in it), or Documentation/ABI itself, the
+ * root then (*@abi NULL).
+ */
+static int find_docs_dir(const char *dir, struct disk *d, const char **abi)
 {
 	char path[8192];
 	struct stat st;
@@ -318,14 +427,17 @@ static int find_abi_dir(const char *dir, struct disk *d)
 		pr_err("%s: %s", dir, strerror(errno));
 		return -errno;
 	}
-	snprintf(d->abi_dir, sizeof(d->abi_dir), "%s/Documentation/ABI", dir);
-	if (is_dir(d->abi_dir))
+	snprintf(d->root, sizeof(d->root), "%s/Documentation", dir);
+	snprintf(path, sizeof(path), "%s/ABI", d->root);
+	*abi = "ABI";
+	if (is_dir(path))
 		return 0;
+	*abi = NULL;
 	for (i = 0; i < ARRAY_SIZE(levels); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir,
 			 abi_level__name(levels[i]));
 		if (is_dir(path)) {
-			snprintf(d->abi_dir, sizeof(d->abi_dir), "%s", dir);
+			snprintf(d->root, sizeof(d->root), "%s", dir);
 			return 0;
 		}
 	}
@@ -339,10 +451,10 @@ int abidocs__collect(const char *dir, struct snapshot *s,
 {
 	struct disk d;
 	struct abidocs_tree t = {
-		.where = d.abi_dir, .ctx = &d,
+		.where = d.root, .ctx = &d,
 		.kind = disk_kind, .list = disk_list, .read = disk_read,
 	};
-	int err = find_abi_dir(dir, &d);
+	int err = find_docs_dir(dir, &d, &t.abi);
 
 	if (err) {
 		s->docs.collected = true;
@@ -439,9 +551,11 @@ int abidocs__check_duplicates(const struct snapshot *s,
 		for (j = i + 1; j < n && !strcmp(refs[i].what, refs[j].what); j++) {
 			if (!strcmp(refs[i].entry->file, refs[j].entry->file))
 				continue;
-			pr_warn("Documentation/ABI/%s:%u: warning: What: %s is also documented at Documentation/ABI/%s:%u",
+			pr_warn("%s%s:%u: warning: What: %s is also documented at %s%s:%u",
+				doc_entry__dir(refs[j].entry),
 				refs[j].entry->file, refs[j].entry->line,
 				quote_buf(q, sizeof(q), refs[i].what),
+				doc_entry__dir(refs[i].entry),
 				refs[i].entry->file, refs[i].entry->line);
 			st->warnings++;
 		}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Documentation/ABI from a git revision, and the commit a kernel tree was
- * checked out from, through libgit2.
+ * The documentation of a git revision (Documentation/ABI and the sysctl
+ * documents), and the commit a kernel tree was checked out from, through
+ * libgit2.
  *
  * Only objects are read: the work tree, the index and HEAD of the repository
  * are never written, so this is safe on a tree someone is working in.  The
@@ -20,11 +21,11 @@
 #include "abidocs.h"
 #include "tree.h"
 
-/* A Documentation/ABI tree of one commit. */
+/* The Documentation tree of one commit. */
 struct git_docs {
 	git_repository *repo;
-	git_tree *abi;
-	char where[4096];	/* "REPO@REV:Documentation/ABI" */
+	git_tree *docs;
+	char where[4096];	/* "REPO@REV:Documentation" */
 };
 
 static void shutdown_libgit2(void)
@@ -78,7 +79,7 @@ static int git_kind(void *ctx, const char *rel)
 	int kind = ABIDOCS_ABSENT, err;
 	git_tree_entry *e;
 
-	err = git_tree_entry_bypath(&e, g->abi, rel);
+	err = git_tree_entry_bypath(&e, g->docs, rel);
 	if (err == GIT_ENOTFOUND)
 		return ABIDOCS_ABSENT;
 	if (err)
@@ -103,7 +104,7 @@ static bool listed(const git_tree_entry *e)
 static int lookup_object(struct git_docs *g, const char *rel,
 			 git_object_t type, git_object **obj)
 {
-	int err = git_object_lookup_bypath(obj, (git_object *)g->abi, rel, type);
+	int err = git_object_lookup_bypath(obj, (git_object *)g->docs, rel, type);
 
 	return err ? git_fail(g->where, err) : 0;
 }
@@ -215,11 +216,14 @@ static int open_commit(const char *repo, const char *rev, git_repository **r,
 	return 0;
 }
 
-/* The commit's Documentation/ABI tree into @g->abi. */
-static int find_abi_tree(struct git_docs *g, git_commit *c, const char *repo,
-			 const char *rev)
+/*
+ * The commit's Documentation tree into @g->docs, which must hold the
+ * Documentation/ABI tree.
+ */
+static int find_docs_tree(struct git_docs *g, git_commit *c, const char *repo,
+			  const char *rev)
 {
-	git_tree_entry *e = NULL;
+	git_tree_entry *e = NULL, *docs = NULL;
 	git_tree *root = NULL;
 	int err;
 
@@ -227,8 +231,10 @@ static int find_abi_tree(struct git_docs *g, git_commit *c, const char *repo,
 	if (err)
 		return git_fail(repo, err);
 	err = git_tree_entry_bypath(&e, root, "Documentation/ABI");
+	if (!err)
+		err = git_tree_entry_bypath(&docs, root, "Documentation");
 	if (!err && git_tree_entry_type(e) == GIT_OBJECT_TREE) {
-		err = git_tree_lookup(&g->abi, g->repo, git_tree_entry_id(e));
+		err = git_tree_lookup(&g->docs, g->repo, git_tree_entry_id(docs));
 		if (err)
 			err = git_fail(repo, err);
 	} else if (!err || err == GIT_ENOTFOUND) {
@@ -237,6 +243,7 @@ static int find_abi_tree(struct git_docs *g, git_commit *c, const char *repo,
 	} else {
 		err = git_fail(repo, err);
 	}
+	git_tree_entry_free(docs);
 	git_tree_entry_free(e);
 	git_tree_free(root);
 	return err;
@@ -247,7 +254,7 @@ int abidocs__collect_git(const char *repo, const char *rev,
 {
 	struct git_docs g = { 0 };
 	struct abidocs_tree t = {
-		.where = g.where, .ctx = &g,
+		.where = g.where, .abi = "ABI", .ctx = &g,
 		.kind = git_kind, .list = git_list, .read = git_read,
 	};
 	char id[GIT_OID_HEXSZ + 1];
@@ -258,12 +265,11 @@ int abidocs__collect_git(const char *repo, const char *rev,
 	err = init_libgit2();
 	if (err)
 		return err;
-	snprintf(g.where, sizeof(g.where), "%s@%s:Documentation/ABI", repo,
-		 rev);
+	snprintf(g.where, sizeof(g.where), "%s@%s:Documentation", repo, rev);
 	err = open_commit(repo, rev, &g.repo, &c);
 	if (err)
 		goto out;
-	err = find_abi_tree(&g, c, repo, rev);
+	err = find_docs_tree(&g, c, repo, rev);
 	if (err)
 		goto out;
 	err = abidocs__walk(&t, s, st);
@@ -275,7 +281,7 @@ int abidocs__collect_git(const char *repo, const char *rev,
 	if (!s->kernel.git)
 		err = -ENOMEM;
 out:
-	git_tree_free(g.abi);
+	git_tree_free(g.docs);
 	git_commit_free(c);
 	git_repository_free(g.repo);
 	return err;

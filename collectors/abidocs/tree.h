@@ -36,9 +36,12 @@ struct abidocs_dirent {
 };
 
 /*
- * Where the documentation comes from.  Paths are relative to the
- * Documentation/ABI directory ("testing/sysfs-foo"); @where names that
- * directory in messages ("linux/Documentation/ABI").
+ * Where the documentation comes from: a kernel tree's Documentation
+ * directory, or a Documentation/ABI directory alone.  Paths are relative
+ * to it ("ABI/testing/sysfs-foo", "admin-guide/sysctl/vm.rst"); @where
+ * names it in messages ("linux/Documentation"); @abi is the ABI directory
+ * in it, "ABI", or NULL when it is the ABI directory itself, which has no
+ * sysctl documents beside it.
  *
  * @kind:  what @rel is, an enum abidocs_type, without following a symbolic
  *         link; -errno when that cannot be told, reported (-ENOMEM is left
@@ -55,6 +58,7 @@ struct abidocs_dirent {
  */
 struct abidocs_tree {
 	const char *where;
+	const char *abi;
 	void *ctx;
 	int (*kind)(void *ctx, const char *rel);
 	int (*list)(void *ctx, const char *rel, struct abidocs_dirent **v,
@@ -64,8 +68,9 @@ struct abidocs_tree {
 
 /*
  * abidocs__walk() - parse every file under the level directories of @t in
- * name order (strcmp), as abidocs__collect() describes, then check for
- * duplicates.  Marks the docs part of @s collected.  0 or -errno.
+ * name order (strcmp), as abidocs__collect() describes, then the sysctl
+ * documents when @t has them, then check for duplicates.  Marks the docs
+ * part of @s collected.  0 or -errno.
  */
 int abidocs__walk(const struct abidocs_tree *t, struct snapshot *s,
 		  struct abidocs_stats *st);
