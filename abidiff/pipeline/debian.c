@@ -568,8 +568,8 @@ int debian_kernel__resolve(struct debian_kernel *k, const char *spec)
 	}
 	spec__release(&want);
 	for (i = 0; !err && i < KERNEL_PACKAGES; i++) {
-		k->id[i] = xasprintf("%s_%s_%s", k->name[i], k->version[i],
-				     i == KERNEL_SOURCE ? "all" : ARCH);
+		k->id[i] = kernel_package__id(i, k->name[i], k->version[i],
+					      i == KERNEL_SOURCE ? "all" : ARCH);
 		if (!k->id[i])
 			err = -ENOMEM;
 	}

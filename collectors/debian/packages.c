@@ -97,6 +97,7 @@ static int open_package(struct unpacking *u, const char *cache_dir)
 {
 	const struct deb_control *c;
 	int err = deb__open(u->path, &u->deb);
+	char *id;
 
 	if (err)
 		return err;
@@ -106,10 +107,25 @@ static int open_package(struct unpacking *u, const char *cache_dir)
 		err = check_architecture(u);
 	if (err)
 		return err;
-	u->entry = xasprintf("%s/%s_%s_%s", cache_dir, c->package, c->version,
-			     c->architecture);
+	id = kernel_package__id(u->kind, c->package, c->version,
+				c->architecture);
+	u->entry = id ? join(cache_dir, id) : NULL;
+	free(id);
 	return u->entry ? 0 : -ENOMEM;
 }
+
+/* The layout of a source entry: 2 has the sysctl documents. */
+#define KERNEL_SOURCE_LAYOUT	"+2"
+
+char *kernel_package__id(enum kernel_package kind, const char *package,
+			 const char *version, const char *architecture)
+{
+	return xasprintf("%s_%s_%s%s", package, version, architecture,
+			 kind == KERNEL_SOURCE ? KERNEL_SOURCE_LAYOUT : "");
+}
+
+/* The tarball of a source package and the members read from it. */
+#define SOURCE_MEMBERS	6
 
 /* The members kabidiff reads of each kind of package. */
 static int take_rules(const struct unpacking *u, char **paths,
@@ -129,18 +145,24 @@ static int take_rules(const struct unpacking *u, char **paths,
 		paths[1] = xasprintf("usr/lib/debug/lib/modules/%s/vdso/", r);
 		break;
 	default:
-		/* the tree is one tarball: what the docs and syscalls need */
+		/*
+		 * The tree is one tarball: what the docs (the sysctl
+		 * documents among them) and syscalls need.
+		 */
 		paths[0] = xasprintf("usr/src/linux-source-%s.tar.xz", r);
 		paths[1] = xasprintf("linux-source-%s/Documentation/ABI/", r);
-		paths[2] = xasprintf("linux-source-%s/arch/x86/entry/syscalls/", r);
-		paths[3] = xasprintf("linux-source-%s/MAINTAINERS", r);
+		paths[2] = xasprintf("linux-source-%s/Documentation/admin-guide/sysctl/", r);
+		paths[3] = xasprintf("linux-source-%s/Documentation/networking/", r);
+		paths[4] = xasprintf("linux-source-%s/arch/x86/entry/syscalls/", r);
+		paths[5] = xasprintf("linux-source-%s/MAINTAINERS", r);
 		take[0].inner = inner;
-		for (i = 1; i < 4; i++)
+		for (i = 1; i < SOURCE_MEMBERS; i++) {
+			if (!paths[i])
+				return -ENOMEM;
 			inner[i - 1].path = paths[i];
-		if (!paths[0] || !paths[1] || !paths[2] || !paths[3])
-			return -ENOMEM;
+		}
 		take[0].path = paths[0];
-		return 0;
+		return paths[0] ? 0 : -ENOMEM;
 	}
 	for (i = 0; i < 3 && paths[i]; i++)
 		take[i].path = paths[i];
@@ -266,8 +288,9 @@ static int check_unpacked(struct unpacking *u)
 static int unpack(struct unpacking *u, const char *cache_dir, uint64_t max,
 		  deb_progress_fn progress, void *arg)
 {
-	struct deb_take take[4] = { { 0 } }, inner[4] = { { 0 } };
-	char *paths[4] = { 0 };
+	struct deb_take take[SOURCE_MEMBERS] = { { 0 } };
+	struct deb_take inner[SOURCE_MEMBERS] = { { 0 } };
+	char *paths[SOURCE_MEMBERS] = { 0 };
 	const char *name = strrchr(u->entry, '/') + 1;
 	size_t i;
 	int err;

@@ -22,7 +22,7 @@ enum kernel_package {
 };
 
 struct kernel_packages {
-	/* "PACKAGE_VERSION_ARCH" of each package given, else NULL */
+	/* the cache entry of each package given, else NULL */
 	char *id[KERNEL_PACKAGES];
 	char *build_id;		/* of the image or the -dbg package */
 	/* what the collectors read, in the cache; NULL when not given */
@@ -34,6 +34,17 @@ struct kernel_packages {
 	char *tree;		/* linux-source-SERIES/, in part */
 	char *dbg_deb;		/* the -dbg package itself, given or kept */
 };
+
+/*
+ * kernel_package__id() - the name of the cache entry of package @package
+ * of @kind, @version and @architecture: "PACKAGE_VERSION_ARCH", and for a
+ * linux-source package the layout of its entries after it ("+2": with the
+ * sysctl documents), so that a kabidiff that reads more of the tree
+ * unpacks it again rather than reading an entry that lacks it.  Returns a
+ * malloc()ed string, or NULL when out of memory.
+ */
+char *kernel_package__id(enum kernel_package kind, const char *package,
+			 const char *version, const char *architecture);
 
 /* A -dbg package's cache entry keeps the package whole under this name. */
 #define KERNEL_DBG_KEPT	"package.deb"

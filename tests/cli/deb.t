@@ -84,12 +84,12 @@ else
 	     "$(diff "$TMP/by-hand.json" "$TMP/deb.json" | head -n 20)"
 fi
 is "$(ls "$KABIDIFF_CACHE/packages" | tr '\n' ' ')" \
-   "linux-image-$R-dbg_1_amd64 linux-image-$R-unsigned_1_amd64 linux-source-9.9_1_all " \
+   "linux-image-$R-dbg_1_amd64 linux-image-$R-unsigned_1_amd64 linux-source-9.9_1_all+2 " \
    "one cache entry a package, nothing else left there"
 is "$(cat "$KABIDIFF_CACHE/packages/linux-image-$R-unsigned_1_amd64/.kabidiff-build-id")" \
    "$(LC_ALL=C readelf -n "$MINI" | sed -n 's/.*Build ID: //p')" \
    "the image's build id is mini.elf's, read from the bzImage's payload"
-is "$(ls "$KABIDIFF_CACHE/packages/linux-source-9.9_1_all/linux-source-9.9")" \
+is "$(ls "$KABIDIFF_CACHE/packages/linux-source-9.9_1_all+2/linux-source-9.9")" \
    "Documentation" "of the source tarball, only what kabidiff reads is unpacked"
 
 # Again: served by the cache, the same snapshot

@@ -62,7 +62,7 @@ debian:6.12 $NEW-amd64" \
 # 6.12 sources, of other ABIs compared before)
 NEW_V=$(apt-cache show --no-all-versions "linux-image-$NEW-amd64-unsigned" |
 	sed -n 's/^Version: //p')
-MAINTAINERS=${KABIDIFF_CACHE:-$HOME/.cache/kabidiff}/packages/linux-source-6.12_${NEW_V}_all/linux-source-6.12/MAINTAINERS
+MAINTAINERS=${KABIDIFF_CACHE:-$HOME/.cache/kabidiff}/packages/linux-source-6.12_${NEW_V}_all+2/linux-source-6.12/MAINTAINERS
 "$KABIDIFF" diff --color=never --maintainers "$MAINTAINERS" "$1" "$2" 2>/dev/null |
 	sed '/^  \(old\|new\|rules\): /d' >"$TMP/by-hand.txt"
 REPORT=$TMP/by-hand.txt
