@@ -40,7 +40,8 @@ struct abidocs_stats {
  *
  * @dir is a kernel tree or its Documentation/ABI directory.  Files are read
  * from the level directories (stable/, testing/, unstable/, obsolete/,
- * private/, removed/) and their subdirectories, in name order.  Marks the
+ * private/, removed/) and their subdirectories, in name order; then, in a
+ * kernel tree, the sysctl documents (abidocs__parse_sysctl()).  Marks the
  * docs part of @s collected; counts go to @st, which must be zeroed.
  * Below Documentation/ABI symbolic links are not followed and only regular
  * files are opened: the rest is skipped with a warning (collect.c says
@@ -55,9 +56,10 @@ int abidocs__collect(const char *dir, struct snapshot *s,
  * abidocs__collect_file() - read the one documentation file @path into @s,
  * as abidocs__collect() reads it in its tree: its level is the directory
  * it lies in ("Documentation/ABI/testing/sysfs-foo", or at least
- * "testing/sysfs-foo").  For checking a patch's files alone.  Returns 0,
- * -EINVAL for a file in no level directory, or -errno when it cannot be
- * read (reported).
+ * "testing/sysfs-foo"), unless it is a sysctl document
+ * (".../Documentation/admin-guide/sysctl/kernel.rst").  For checking a
+ * patch's files alone.  Returns 0, -EINVAL for a file in no level
+ * directory, or -errno when it cannot be read (reported).
  */
 int abidocs__collect_file(const char *path, struct snapshot *s,
 			  struct abidocs_stats *st);

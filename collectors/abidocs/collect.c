@@ -483,10 +483,31 @@ static const char *level_relative(const char *path)
 	return p;
 }
 
+/*
+ * What follows "Documentation/" in @path when it names a sysctl document
+ * ("admin-guide/sysctl/kernel.rst"), else NULL.
+ */
+static const char *sysctl_relative(const char *path)
+{
+	const char *base = strrchr(path, '/'), *p;
+	char dir[64];
+	size_t i;
+
+	for (i = 0; base && i < ARRAY_SIZE(sysctl_docs); i++) {
+		snprintf(dir, sizeof(dir), "Documentation/%s/", sysctl_docs[i].dir);
+		p = strstr(path, dir);
+		if (p && p + strlen(dir) == base + 1 &&
+		    sysctl_docs[i].wanted(base + 1))
+			return p + strlen("Documentation/");
+	}
+	return NULL;
+}
+
 int abidocs__collect_file(const char *path, struct snapshot *s,
 			  struct abidocs_stats *st)
 {
 	const char *rel = level_relative(path);
+	const char *sysctl = sysctl_relative(path);
 	size_t len = strcspn(rel, "/");
 	enum abi_level level;
 	char name[64], *buf;
@@ -497,8 +518,14 @@ int abidocs__collect_file(const char *path, struct snapshot *s,
 	err = read_file_or_report(path, ABIDOCS_MAX_FILE, &buf, &len);
 	if (err)
 		return err;
+	if (sysctl) {
+		st->files++;
+		err = abidocs__parse_sysctl(sysctl, buf, len, s, st);
+		free(buf);
+		return err;
+	}
 	if (!rel[strlen(name)] || abi_level__parse(name, &level)) {
-		pr_err("%s: not in a level directory (stable/, testing/, ...) of Documentation/ABI: its level is unknown",
+		pr_err("%s: neither in a level directory (stable/, testing/, ...) of Documentation/ABI nor a sysctl document (Documentation/admin-guide/sysctl/*.rst, Documentation/networking/*sysctl*.rst): its level is unknown",
 		       path);
 		free(buf);
 		return -EINVAL;

@@ -33,7 +33,7 @@ is "$status:$out" "0:2 files, 3 entries: 0 warnings, 0 malformed entries" \
    "docs validate FILE FILE: a level directory above a file is enough"
 printf 'What:\t\t/sys/kernel/x\n' >"$TMP/sysfs-loose"
 run_kabidiff docs validate "$TMP/sysfs-loose"
-is "$status:$err" "2:kabidiff: $TMP/sysfs-loose: not in a level directory (stable/, testing/, ...) of Documentation/ABI: its level is unknown" \
+is "$status:$err" "2:kabidiff: $TMP/sysfs-loose: neither in a level directory (stable/, testing/, ...) of Documentation/ABI nor a sysctl document (Documentation/admin-guide/sysctl/*.rst, Documentation/networking/*sysctl*.rst): its level is unknown" \
    "docs validate of a file in no level directory: its level is unknown, exit 2"
 
 run_kabidiff docs validate "$TMP/nothing"
