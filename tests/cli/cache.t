@@ -54,7 +54,7 @@ for bin in "$KABIDIFF" "$ASAN_KABIDIFF"; do
 
 	collect_in XDG_CACHE_HOME="$TMP/xdg"
 	is "$status:$(stat -c %a "$TMP/xdg/kabidiff" 2>&1):$(ls "$TMP/xdg/kabidiff/packages" 2>&1)" \
-	   "0:700:linux-source-9.9_1_all" "${tag}no HOME: the cache in XDG_CACHE_HOME, mode 0700"
+	   "0:700:linux-source-9.9_1_all+2" "${tag}no HOME: the cache in XDG_CACHE_HOME, mode 0700"
 
 	mkdir -p "$TMP/home/.cache/kabidiff"
 	chmod 0755 "$TMP/home/.cache/kabidiff"
