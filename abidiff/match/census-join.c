@@ -133,6 +133,9 @@ static int index_docs(struct joiner *j, const struct snapshot *docs)
 	for (i = 0; !err && i < docs->docs.nr; i++) {
 		const struct doc_entry *d = &docs->docs.v[i];
 
+		/* a sysctl is no sysfs attribute, whatever its name */
+		if (d->source == DOC_SOURCE_SYSCTL)
+			continue;
 		for (k = 0; !err && k < d->nr_what; k++) {
 			char *normal = what_pattern__normalize(d->what[k]), *last;
 			const char *name;

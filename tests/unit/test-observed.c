@@ -163,10 +163,19 @@ static void test_run(void **state)
 	assert_counts(&o.level[LEVEL_TESTING], 2, 0, 2, 0, 0);
 	assert_counts(&o.level[LEVEL_REMOVED], 1, 1, 0, 0, 0);
 
+	/* a sysctl is never a census attribute's, whatever the name */
+	doc(d, LEVEL_SYSCTL, "/proc/sys/kernel/bootloader_version");
+	d->docs.v[d->docs.nr - 1].source = DOC_SOURCE_SYSCTL;
+	attr(t, "bootloader_version", NULL);
+	/* a word of the attribute's file that the entry's file has too */
+	t->census.v[t->census.nr - 1].file = strdup("drivers/test/bootloader.c");
+	assert_int_equal(doc_observed__run(&o, d, t, NULL), 0);
+	assert_counts(&o.level[LEVEL_SYSCTL], 1, 0, 0, 0, 1);
+
 	/* a docs-only snapshot: no source */
 	assert_int_equal(doc_observed__run(&o, d, d, NULL), 0);
 	assert_true(!o.live && !o.census);
-	assert_counts(&o.total, 4, 0, 0, 0, 4);
+	assert_counts(&o.total, 5, 0, 0, 0, 5);
 	snapshot__free(t);
 	snapshot__free(d);
 }
