@@ -2,8 +2,9 @@
 /*
  * The machine profiles.  "standard" is shaped like a small server: q35,
  * the PCIe machine, with its NICs, disks and USB controller behind PCIe
- * root ports whose hotplug slots pciehp drives; two NUMA nodes of one CPU
- * each, described by an HMAT (latencies, bandwidths, a memory-side cache);
+ * root ports whose hotplug slots pciehp drives; two NUMA nodes, the second
+ * memory only, described by an HMAT (latencies, bandwidths, a memory-side
+ * cache);
  * an NVDIMM (ACPI NFIT, libnvdimm); a CXL host bridge with a root port
  * (the CXL root, its port and decoders); an IPMI BMC on a KCS interface;
  * an i6300ESB watchdog; beside them the devices whose drivers userspace
@@ -72,15 +73,16 @@ static const char *const standard_args[] = {
 	 * device, which needs a slot and room above the RAM.
 	 */
 	"-m", "512,slots=2,maxmem=1G",
-	"-smp", "2",
+	/*
+	 * One CPU: 6.1 hangs bringing up a second one under TCG with
+	 * -icount.  Node 1 is memory only, its initiator node 0's CPU.
+	 */
 	"-object", "memory-backend-ram,id=ram0,size=256M",
 	"-object", "memory-backend-ram,id=ram1,size=256M",
 	"-numa", "node,nodeid=0,cpus=0,memdev=ram0",
-	"-numa", "node,nodeid=1,cpus=1,memdev=ram1",
+	"-numa", "node,nodeid=1,memdev=ram1,initiator=0",
 	HMAT_LB("0", "0", "10", "200M"),
 	HMAT_LB("0", "1", "20", "100M"),
-	HMAT_LB("1", "0", "20", "100M"),
-	HMAT_LB("1", "1", "10", "200M"),
 	HMAT_CACHE("0"),
 	HMAT_CACHE("1"),
 	/*
@@ -150,7 +152,7 @@ static const char *const minimal_args[] = {
 static const struct machine_profile profiles[] = {
 	{
 		.name = "standard",
-		.summary = "q35, a server's shape: two NUMA nodes of one CPU (HMAT), PCIe root ports with hotplug slots (pciehp) holding virtio-net and e1000e NICs (no network), virtio-blk and NVMe disks, xHCI with a USB keyboard and tablet; an AHCI disk (disks null-co), Intel HDA (no audio), virtio-rng, an i6300ESB watchdog, an NVDIMM, a CXL host bridge and root port, an IPMI BMC (KCS)",
+		.summary = "q35, a server's shape: two NUMA nodes, one of memory only (HMAT), PCIe root ports with hotplug slots (pciehp) holding virtio-net and e1000e NICs (no network), virtio-blk and NVMe disks, xHCI with a USB keyboard and tablet; an AHCI disk (disks null-co), Intel HDA (no audio), virtio-rng, an i6300ESB watchdog, an NVDIMM, a CXL host bridge and root port, an IPMI BMC (KCS)",
 		.qemu_args = standard_args,
 		.modules = standard_modules,
 	},
