@@ -9,7 +9,10 @@
  * (the CXL root, its port and decoders); an IPMI BMC on a KCS interface;
  * an i6300ESB watchdog; beside them the devices whose drivers userspace
  * talks to most (udev, systemd, NetworkManager, ALSA): two NICs, three
- * kinds of disk, USB input, a sound card and an entropy source.
+ * kinds of disk, USB input, a sound card and an entropy source.  The NVMe
+ * controller is in an NVM subsystem, has a zoned namespace beside its
+ * plain one and can have virtual functions (SR-IOV); the entropy source
+ * is an onboard device (SMBIOS type 41); a pvpanic device on ISA.
  *
  * Each device was kept for what it makes observable, measured on Debian
  * 6.12.118's snapshot: the Documentation/ABI entries (by file and line)
@@ -19,8 +22,8 @@
  * interrupt for its event logs) while 6.1's binds it, and every memdev
  * attribute would be reported removed.  Devices that brought no
  * documented entry (virtio-scsi with a disk and a CD-ROM, usb-storage, an
- * SD card, a display, virtio-balloon, virtio-input, pvpanic) are left out
- * too: each costs boot time.
+ * SD card, a display, virtio-balloon, virtio-input, pvpanic on PCI) are
+ * left out too: each costs boot time.
  *
  * Nothing reaches the host: the NICs are connected to nothing (QEMU warns
  * that they have no peer), the disks are QEMU's null-co driver, which
@@ -100,8 +103,15 @@ static const char *const standard_args[] = {
 	"-device", "virtio-net-pci,bus=rp1",
 	"-device", "e1000e,bus=rp2",
 	NULL_DISK("vblk0"), "-device", "virtio-blk-pci,drive=vblk0,bus=rp3",
-	NULL_DISK("nvme0"),
-	"-device", "nvme,drive=nvme0,serial=kabidiff0,bus=rp4",
+	/*
+	 * An NVMe controller able to have two virtual functions (SR-IOV), in
+	 * an NVM subsystem, with a namespace and a zoned namespace.
+	 */
+	NULL_DISK("nvme0"), NULL_DISK("zns0"),
+	"-device", "nvme-subsys,id=nvmesubsys0,nqn=kabidiff",
+	"-device", "nvme,id=nvme0,serial=kabidiff0,bus=rp4,subsys=nvmesubsys0,sriov_max_vfs=2,sriov_vq_flexible=4,sriov_vi_flexible=2,msix_qsize=8",
+	"-device", "nvme-ns,drive=nvme0,bus=nvme0,nsid=1",
+	"-device", "nvme-ns,drive=zns0,bus=nvme0,nsid=2,zoned=true",
 	/* q35's own AHCI controller (ICH9), its first port */
 	NULL_DISK_RW("sata0"), "-device", "ide-hd,drive=sata0,bus=ide.0",
 	"-device", "qemu-xhci,id=xhci,bus=rp5",
@@ -110,8 +120,15 @@ static const char *const standard_args[] = {
 	"-audiodev", "none,id=snd0",
 	"-device", "intel-hda,bus=pcie.0",
 	"-device", "hda-duplex,audiodev=snd0",
-	"-device", "virtio-rng-pci,bus=pcie.0",
+	/*
+	 * The entropy source as an onboard device: its SMBIOS type 41 entry
+	 * gives it a label and an index.  (An acpi-index gives nothing: q35
+	 * has no _DSM for it without ACPI hotplug.)
+	 */
+	"-device", "virtio-rng-pci,bus=pcie.0,id=rng0",
+	"-smbios", "type=41,designation=rng,instance=1,kind=other,pcidev=rng0",
 	"-device", "i6300esb,bus=pcie.0",
+	"-device", "pvpanic",
 	"-object", "memory-backend-ram,id=nv0,size=128M",
 	"-device", "nvdimm,memdev=nv0,id=nv0",
 	/* a CXL host bridge (bus 12) and its root port, in a 4 GB window */
@@ -137,7 +154,7 @@ static const char *const standard_modules[] = {
 	"xhci_pci", "usbhid", "hid_generic", "evdev",
 	"snd_hda_intel", "snd_hda_codec_generic",
 	"virtio_rng",
-	"i6300esb",
+	"i6300esb", "pvpanic_mmio",
 	"nfit", "nd_pmem", "nd_btt", "dax_pmem",
 	"cxl_acpi", "cxl_port", "cxl_pmem",
 	"ipmi_si",
@@ -152,7 +169,7 @@ static const char *const minimal_args[] = {
 static const struct machine_profile profiles[] = {
 	{
 		.name = "standard",
-		.summary = "q35, a server's shape: two NUMA nodes, one of memory only (HMAT), PCIe root ports with hotplug slots (pciehp) holding virtio-net and e1000e NICs (no network), virtio-blk and NVMe disks, xHCI with a USB keyboard and tablet; an AHCI disk (disks null-co), Intel HDA (no audio), virtio-rng, an i6300ESB watchdog, an NVDIMM, a CXL host bridge and root port, an IPMI BMC (KCS)",
+		.summary = "q35, a server's shape: two NUMA nodes, one of memory only (HMAT), PCIe root ports with hotplug slots (pciehp) holding virtio-net and e1000e NICs (no network), virtio-blk and NVMe disks (an NVM subsystem, a zoned namespace, SR-IOV), xHCI with a USB keyboard and tablet; an AHCI disk (disks null-co), Intel HDA (no audio), virtio-rng (onboard, SMBIOS), pvpanic, an i6300ESB watchdog, an NVDIMM, a CXL host bridge and root port, an IPMI BMC (KCS)",
 		.qemu_args = standard_args,
 		.modules = standard_modules,
 	},
