@@ -150,7 +150,7 @@ static void report_agent(const char *console)
 }
 
 /* Room for the arguments below and the longest profile's. */
-#define MAX_QEMU_ARGS	96
+#define MAX_QEMU_ARGS	192
 
 /* Append the NULL-terminated @args to @argv, of *@n so far. */
 static void add_args(const char **argv, size_t *n, const char *const *args)

@@ -7,8 +7,12 @@
 # drivers of the machine's devices are loaded, and the interfaces
 # userspace uses most are there: the network interfaces of virtio_net and
 # e1000e, the disks of virtio_blk, nvme and ahci with their queue/, the
-# USB keyboard, the sound card, the loaded modules' parameters.  Two boots
-# give the same snapshot.
+# USB keyboard, the sound card, the loaded modules' parameters; and the
+# server's parts: the root ports' hotplug slots, the NVMe subsystem with
+# its zoned namespace and SR-IOV, pvpanic, an onboard device's label,
+# the watchdog, the NUMA nodes
+# with their HMAT attributes, the NVDIMM, the CXL root, the IPMI BMC.
+# Two boots give the same snapshot.
 # A guest that does not finish in time, or whose /init cannot run, is one
 # error, exit 2.
 . "$(dirname "$0")/../lib.sh"
@@ -120,6 +124,70 @@ check(len(hid) == 2 and len(inputs) == 2,
 cards = children("/sys/class/sound")
 check("card0" in cards and driver("/sys/class/sound/card0/device") == "snd_hda_intel",
       "/sys/class/sound/card0, of snd_hda_intel", f"/sys/class/sound: {cards}")
+
+# The server's parts.  The root ports' hotplug slots, 1 to 6, each with
+# its address; 6.1's link to the hotplug driver's module (6.12 registers
+# the built-in modules' kobjects after pciehp's slots and has none).
+slots = children("/sys/bus/pci/slots")
+ports = [f"0000:00:10.{fn}" for fn in range(6)]
+check(all(driver(f"/sys/bus/pci/devices/{p}") == "pcieport" for p in ports) and
+      all(f"/sys/bus/pci/slots/{n}/address" in nodes for n in range(1, 7)),
+      "six PCIe root ports (pcieport) with hotplug slots 1 to 6 and their addresses",
+      f"slots: {slots}",
+      f"root ports: {[(p, driver(f'/sys/bus/pci/devices/{p}')) for p in ports]}")
+if abi.startswith("6.1."):
+    link = nodes.get("/sys/bus/pci/slots/1/module", {})
+    check(link.get("target", "").endswith("/module/pciehp"),
+          "/sys/bus/pci/slots/1/module links to pciehp", f"module: {link}")
+zns = [d for d in children("/sys/block") if d.startswith("nvme") and
+       {"max_open_zones", "max_active_zones"} <= set(children(f"/sys/block/{d}/queue"))]
+sriov = children("/sys/bus/pci/devices/0000:04:00.0")
+check(zns and {"sriov_totalvfs", "sriov_numvfs"} <= set(sriov) and
+      "nvme0" in children("/sys/class/nvme-subsystem/nvme-subsys0"),
+      "the NVMe controller in nvme-subsys0, SR-IOV capable, with a zoned namespace",
+      f"zoned: {zns}", f"04:00.0: {sriov}")
+panic = "/sys/bus/acpi/devices/QEMU0001:00/physical_node"
+check(driver(panic) == "pvpanic-mmio" and "events" in children(panic),
+      "the ISA pvpanic device (QEMU0001) of pvpanic-mmio with its events",
+      f"QEMU0001:00: {driver(panic)} {children(panic)}")
+rng = "/sys/bus/pci/devices/0000:00:02.0"
+check(driver(rng) == "virtio-pci" and {"label", "index"} <= set(children(rng)),
+      "virtio-rng at 00:02.0 with the label and index of its SMBIOS entry",
+      f"00:02.0: {driver(rng)} {children(rng)}")
+esb = [d for d in children("/sys/bus/pci/devices")
+       if driver(f"/sys/bus/pci/devices/{d}") == "i6300ESB timer"]
+wdt = children("/sys/class/watchdog/watchdog0")
+check(esb and {"identity", "timeout", "nowayout", "state"} <= set(wdt),
+      "/sys/class/watchdog/watchdog0 of the i6300ESB with its documented attributes",
+      f"i6300ESB: {esb}", f"watchdog0: {wdt}")
+node = "/sys/devices/system/node"
+check(f"{node}/node0/cpu0" in nodes and f"{node}/node1/cpu0" not in nodes and
+      all(f"{node}/node{n}/access0/initiators/read_latency" in nodes and
+          f"{node}/node{n}/memory_side_cache/index1/size" in nodes
+          for n in (0, 1)),
+      "two NUMA nodes, the CPU in node0, with the HMAT's access0 and memory-side cache",
+      f"node0: {children(node + '/node0')}", f"node1: {children(node + '/node1')}")
+check(driver("/sys/bus/nd/devices/nmem0") == "nvdimm" and
+      real("/sys/bus/nd/devices/nmem0/nfit/handle") in nodes and
+      driver("/sys/bus/nd/devices/region1") == "nd_region" and
+      any(driver(f"/sys/block/{d}/device") == "nd_pmem"
+          for d in children("/sys/block") if d.startswith("pmem")),
+      "the NVDIMM: nmem0 with its NFIT handle, region1, a pmem disk of nd_pmem",
+      f"nd: {children('/sys/bus/nd/devices')}", f"block: {children('/sys/block')}")
+cxl = children("/sys/bus/cxl/devices")
+check({"root0", "port1", "decoder0.0"} <= set(cxl) and
+      driver("/sys/bus/cxl/devices/port1") == "cxl_port" and
+      driver("/sys/bus/cxl/devices/nvdimm-bridge0") == "cxl_nvdimm_bridge" and
+      real("/sys/bus/cxl/devices/decoder0.0/target_list") in nodes,
+      "the CXL root0 with its decoder, port1 (cxl_port), the NVDIMM bridge",
+      f"cxl: {cxl}")
+bmc = children("/sys/bus/platform/devices/ipmi_bmc.0")
+check(driver("/sys/bus/acpi/devices/IPI0001:00/physical_node") == "ipmi_si" and
+      {"device_id", "ipmi_version", "firmware_revision"} <= set(bmc),
+      "the IPMI KCS interface (ipmi_si) and its BMC's documented attributes",
+      f"IPI0001:00: {driver('/sys/bus/acpi/devices/IPI0001:00/physical_node')}",
+      f"ipmi_bmc.0: {bmc}")
+
 for m in ("e1000e", "snd_hda_intel", "usbhid", "nvme_core"):
     params = children(f"/sys/module/{m}/parameters")
     check(m in mods and params, f"/sys/module/{m}/parameters/ of a loaded module",
