@@ -24,6 +24,21 @@ run_kabidiff docs validate "$DOCS/Documentation/networking/scaling.rst"
 has "$status:$err" "2:kabidiff: $DOCS/Documentation/networking/scaling.rst: neither in a level directory" \
     "docs validate FILE: a networking document without sysctl in its name is no sysctl document"
 
+# the tree is input: no link on the way to the documents is followed (a
+# link to a directory outside it, a link to a document of another tree)
+mkdir -p "$TMP/links/Documentation/ABI/stable" "$TMP/elsewhere/sysctl" &&
+cp "$DOCS/Documentation/ABI/stable/sysfs-kernel-kabi" "$TMP/links/Documentation/ABI/stable/" &&
+cp "$DOCS/Documentation/admin-guide/sysctl/kernel.rst" "$TMP/elsewhere/sysctl/" &&
+ln -s "$TMP/elsewhere" "$TMP/links/Documentation/admin-guide" &&
+mkdir "$TMP/links/Documentation/networking" &&
+ln -s "$DOCS/Documentation/networking/ip-sysctl.rst" "$TMP/links/Documentation/networking/ip-sysctl.rst" ||
+	missing_input "could not make the tree of links"
+run_kabidiff docs validate "$TMP/links"
+is "$status:$err:$out" "0::$TMP/links/Documentation/admin-guide: a symbolic link, skipped
+$TMP/links/Documentation/networking/ip-sysctl.rst: a symbolic link, skipped
+1 files, 1 entries: 2 warnings, 0 malformed entries" \
+   "docs validate: a linked directory or document on the way is skipped with a warning, not read"
+
 run_kabidiff collect --docs "$DOCS" -o "$TMP/docs.json"
 is "$status:$err" "0:kabidiff: warning: $DOCS: 1 warnings about the ABI documentation; see 'kabidiff docs validate'" \
    "collect --docs: the docs part, and the count of docs validate's warnings"
