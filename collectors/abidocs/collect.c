@@ -91,8 +91,11 @@ static int read_doc(struct walk *w, const char *rel, char **buf, size_t *len)
 	return err;
 }
 
-/* A file below a level directory, named from Documentation/ABI on. */
-static int parse_file(struct walk *w, const char *rel)
+/*
+ * Parse @rel: a sysctl document, or a file below a level directory, which
+ * is named from Documentation/ABI on.
+ */
+static int parse_file(struct walk *w, const char *rel, bool sysctl)
 {
 	const char *abi_rel = w->t->abi ? rel + strlen(w->t->abi) + 1 : rel;
 	char *buf;
@@ -102,7 +105,10 @@ static int parse_file(struct walk *w, const char *rel)
 	err = read_doc(w, rel, &buf, &len);
 	if (err)
 		return err > 0 ? 0 : err;
-	err = abidocs__parse(abi_rel, w->level, buf, len, w->s, w->st);
+	if (sysctl)
+		err = abidocs__parse_sysctl(rel, buf, len, w->s, w->st);
+	else
+		err = abidocs__parse(abi_rel, w->level, buf, len, w->s, w->st);
 	free(buf);
 	return err;
 }
@@ -128,7 +134,7 @@ static int walk_dir(struct walk *w, const char *rel, int depth)
 		}
 		switch (v[i].type) {
 		case ABIDOCS_FILE:
-			err = parse_file(w, sub);
+			err = parse_file(w, sub, false);
 			break;
 		case ABIDOCS_DIR:
 			if (depth < MAX_DEPTH) {
@@ -176,19 +182,6 @@ static const struct {
 	{ "networking", is_net_sysctl_doc },
 };
 
-static int parse_sysctl_file(struct walk *w, const char *rel)
-{
-	char *buf;
-	size_t len;
-	int err;
-
-	err = read_doc(w, rel, &buf, &len);
-	if (err)
-		return err > 0 ? 0 : err;
-	err = abidocs__parse_sysctl(rel, buf, len, w->s, w->st);
-	free(buf);
-	return err;
-}
 
 /*
  * What @dir is, each directory on the way to it looked at first, so that
@@ -231,7 +224,7 @@ static int walk_sysctl_dir(struct walk *w, const char *dir,
 			continue;
 		snprintf(rel, sizeof(rel), "%s/%s", dir, v[i].name);
 		if (v[i].type == ABIDOCS_FILE)
-			err = parse_sysctl_file(w, rel);
+			err = parse_file(w, rel, true);
 		else
 			skip(w, rel, v[i].type);
 	}
