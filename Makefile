@@ -116,7 +116,8 @@ DEB_PACKAGES	:= gcc make pkg-config libjansson-dev libdw-dev libelf-dev \
 		   libcmocka-dev perl \
 		   python3 python3-jsonschema python3-lxml valgrind xz-utils time dwarves \
 		   qemu-system-x86 faketime \
-		   bc bison flex cpio git libssl-dev python3-ply python3-git gawk
+		   bc bison flex cpio git libssl-dev python3-ply python3-git gawk \
+		   f2fs-tools nilfs-tools xfsprogs
 SUDO		:= $(if $(filter 0,$(shell id -u)),,sudo)
 
 all: $(O)/kabidiff $(O)/kabi-agent $(O)/kabi-agent-static

@@ -18,7 +18,8 @@
  * driver for its codec's), by running /sbin/modprobe, a link to this
  * program; modprobe_main() serves that from the same table and logs what
  * it loaded for PID 1, which sends every load, with its result, in the
- * stream.  Loading is the only change the agent makes to the guest.
+ * stream.  Loading, and mounting the machine's filesystems read-only
+ * (pid1.c), are the only changes the agent makes to the guest.
  */
 #include <dirent.h>
 #include <errno.h>

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
@@ -78,6 +81,53 @@ static int mount_trees(void)
 	return 0;
 }
 
+/* The first line of the small file @path in @buf, or "" */
+static void read_line(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, size - 1);
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/*
+ * The filesystems of the machine's disks (collectors/sysfs/machine.c): a
+ * virtio disk whose serial is "fs-TYPE" is mounted read-only as TYPE on
+ * /mnt/TYPE, for what a mounted filesystem shows under /sys/fs.  After the
+ * coldplug, which loaded virtio_blk; mount(2) asks for the filesystem's
+ * module itself ("fs-TYPE").  A disk that does not mount is a message: the
+ * walk goes on without its directories.
+ */
+static void mount_filesystems(void)
+{
+	unsigned long flags = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC;
+	char path[320], serial[64], dir[96];
+	struct dirent **disks;
+	int i, n = scandir("/sys/block", &disks, NULL, alphasort);
+
+	for (i = 0; i < n; i++) {
+		const char *name = disks[i]->d_name;
+
+		snprintf(path, sizeof(path), "/sys/block/%s/serial", name);
+		read_line(path, serial, sizeof(serial));
+		if (!strncmp(serial, "fs-", 3) && serial[3]) {
+			snprintf(path, sizeof(path), "/dev/%s", name);
+			snprintf(dir, sizeof(dir), "/mnt/%s", serial + 3);
+			mkdir("/mnt", 0755);
+			mkdir(dir, 0755);
+			if (mount(path, dir, serial + 3, flags, NULL))
+				say("cannot mount %s (%s) on %s: %s", path,
+				    serial + 3, dir, strerror(errno));
+		}
+		free(disks[i]);
+	}
+	if (n >= 0)
+		free(disks);
+}
+
 /* the data channel: the serial port in raw mode, 8 bits, no flow control */
 static int open_channel(void)
 {
@@ -146,6 +196,7 @@ void pid1_run(struct agent *a)
 		say("%s: loaded %zu modules for the devices, in %llu ms",
 		    KABIDIFF_VERSION, coldplug(&a->loads),
 		    (unsigned long long)(now_ms() - start));
+	mount_filesystems();
 	say("%s: streaming /sys and /proc/sys to %s", KABIDIFF_VERSION,
 	    AGENT_CHANNEL);
 	/* the summary below times the walk, not the loading before it */

@@ -2,8 +2,8 @@
 /*
  * Booting a kernel image under QEMU with the guest agent as /init.
  *
- * QEMU gets an argument vector (never a shell), no network, no disk but the
- * initramfs, and two serial ports: the first is the kernel's console,
+ * QEMU gets an argument vector (never a shell), no network, the machine's
+ * devices, the images of its filesystems' disks, and two serial ports: the first is the kernel's console,
  * logged to a file for the error message when the guest fails; the second
  * is the agent's data channel, also a file.  The agent powers the guest off
  * when it is done; "panic=-1" with -no-reboot makes a panicking kernel end
@@ -29,6 +29,12 @@
 
 #define QEMU		"qemu-system-x86_64"
 #define CONSOLE_TAIL	8	/* console lines quoted when the guest fails */
+#define MAX_FILESYSTEMS	8
+
+/* The QEMU arguments that attach a filesystem's disk. */
+struct fs_disk {
+	char blockdev[700], device[128];
+};
 
 struct boot_files {
 	char dir[256];
@@ -36,6 +42,9 @@ struct boot_files {
 	char initramfs[300], console[300], stream[300], qemu_log[300];
 	char kernel[300];	/* unpack.c's copy of the image */
 	const char *boot_image;	/* what QEMU boots: that copy or the image */
+	char mkfs_log[300];
+	struct fs_disk disks[MAX_FILESYSTEMS];
+	size_t nr_disks;
 };
 
 static int make_files(struct boot_files *b)
@@ -56,6 +65,8 @@ static int make_files(struct boot_files *b)
 	snprintf(b->stream, sizeof(b->stream), "%s/stream.bin", b->dir);
 	snprintf(b->qemu_log, sizeof(b->qemu_log), "%s/qemu.log", b->dir);
 	snprintf(b->kernel, sizeof(b->kernel), "%s/kernel.img", b->dir);
+	snprintf(b->mkfs_log, sizeof(b->mkfs_log), "%s/mkfs.log", b->dir);
+	b->nr_disks = 0;
 	return 0;
 }
 
@@ -113,12 +124,13 @@ static void quote_console(const char *path)
 }
 
 /*
- * Quote what QEMU said after an error.  It says things on success too
- * ("icount sleep disabled and no active timers" when the guest halts):
- * those are not ours to print.
+ * Quote what @program wrote in its log @path after an error.  QEMU says
+ * things on success too ("icount sleep disabled and no active timers"
+ * when the guest halts): those are not ours to print.
  */
-static void quote_qemu(const char *path)
+static void quote_log(const char *program, const char *path)
 {
+	char intro[64];
 	size_t len;
 	char *buf;
 
@@ -126,8 +138,9 @@ static void quote_qemu(const char *path)
 		return;
 	while (len && buf[len - 1] == '\n')
 		len--;
+	snprintf(intro, sizeof(intro), "%s said:", program);
 	if (len)
-		quote_lines(QEMU " said:", buf, len);
+		quote_lines(intro, buf, len);
 	free(buf);
 }
 
@@ -147,6 +160,114 @@ static void report_agent(const char *console)
 		pr_info("the guest says: %s", line);
 	}
 	free(buf);
+}
+
+/*
+ * @src in @dst as a value of a QEMU option: a comma doubled, or it would
+ * end the value.  -ENAMETOOLONG when it does not fit.
+ */
+static int qemu_escape(char *dst, size_t size, const char *src)
+{
+	size_t n = 0;
+
+	for (; *src; src++) {
+		if (n + 2 >= size)
+			return -ENAMETOOLONG;
+		if (*src == ',')
+			dst[n++] = ',';
+		dst[n++] = *src;
+	}
+	dst[n] = '\0';
+	return 0;
+}
+
+/* An empty image of @size_mib MiB at @path, new: sparse, 0600. */
+static int make_empty_image(const char *path, unsigned int size_mib)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	int err = 0;
+
+	if (fd < 0 || ftruncate(fd, (off_t)size_mib << 20))
+		err = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (err)
+		pr_err("%s: %s", path, strerror(-err));
+	return err;
+}
+
+/* Format @image with @fs's mkfs, its messages in @log. */
+static int run_mkfs(const struct machine_filesystem *fs, const char *image,
+		    const char *log)
+{
+	const char *argv[16];
+	struct child_process mkfs = { .argv = argv, .out_fd = CHILD_DEVNULL };
+	size_t n = 0;
+	char how[64];
+	int err;
+
+	while (fs->mkfs[n] && n < ARRAY_SIZE(argv) - 2) {
+		argv[n] = fs->mkfs[n];
+		n++;
+	}
+	argv[n++] = image;
+	argv[n] = NULL;
+	mkfs.err_fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (mkfs.err_fd < 0) {
+		err = -errno;
+		pr_err("%s: %s", log, strerror(-err));
+		return err;
+	}
+	err = run_command(&mkfs);
+	close(mkfs.err_fd);
+	if (err) {
+		pr_err("cannot run %s: %s", argv[0], strerror(-err));
+		return err;
+	}
+	if (!child_succeeded(&mkfs)) {
+		pr_err("%s %s making the machine's %s disk (install Debian's %s, or boot --machine minimal)",
+		       argv[0], describe_exit(mkfs.status, how, sizeof(how)),
+		       fs->type, fs->package);
+		quote_log(argv[0], log);
+		return -ECHILD;
+	}
+	return 0;
+}
+
+/*
+ * The disks of the machine's filesystems: each image made and formatted
+ * in the boot's directory, and the arguments that give it to QEMU,
+ * read-only, as a virtio disk whose serial tells the agent what to mount.
+ * After the profile's devices, so that theirs keep their addresses.
+ */
+static int make_fs_disks(const struct machine_profile *m, struct boot_files *b)
+{
+	const struct machine_filesystem *fs;
+	char image[300], escaped[600];
+	int err;
+
+	for (fs = m->filesystems; fs && fs->type; fs++) {
+		struct fs_disk *d = &b->disks[b->nr_disks];
+
+		if (b->nr_disks == MAX_FILESYSTEMS)
+			return -E2BIG;	/* a profile's mistake */
+		snprintf(image, sizeof(image), "%s/fs-%s.img", b->dir, fs->type);
+		err = make_empty_image(image, fs->size_mib);
+		if (!err)
+			err = run_mkfs(fs, image, b->mkfs_log);
+		if (!err)
+			err = qemu_escape(escaped, sizeof(escaped), image);
+		if (err)
+			return err;
+		snprintf(d->blockdev, sizeof(d->blockdev),
+			 "driver=file,filename=%s,node-name=fs-%s,read-only=on",
+			 escaped, fs->type);
+		snprintf(d->device, sizeof(d->device),
+			 "virtio-blk-pci,drive=fs-%s,serial=fs-%s,bus=%s",
+			 fs->type, fs->type, m->fs_bus);
+		b->nr_disks++;
+	}
+	return 0;
 }
 
 /* Room for the arguments below and the longest profile's. */
@@ -185,6 +306,7 @@ static int boot(const struct boot_options *o, const struct boot_files *b)
 		.out_fd = CHILD_DEVNULL,
 	};
 	char how[64];
+	size_t i;
 	int err;
 
 	snprintf(accel, sizeof(accel), "%s", o->accel ? o->accel : "tcg");
@@ -192,6 +314,14 @@ static int boot(const struct boot_options *o, const struct boot_files *b)
 	snprintf(stream, sizeof(stream), "file:%s", b->stream);
 	add_args(argv, &argc, head);
 	add_args(argv, &argc, o->machine->qemu_args);
+	for (i = 0; i < b->nr_disks; i++) {
+		const char *const disk[] = {
+			"-blockdev", b->disks[i].blockdev,
+			"-device", b->disks[i].device, NULL
+		};
+
+		add_args(argv, &argc, disk);
+	}
 	if (!strcmp(accel, "tcg"))
 		add_args(argv, &argc, icount);
 	pr_info("booting %s under QEMU (%s) on the %s machine, at most %u s",
@@ -207,7 +337,7 @@ static int boot(const struct boot_options *o, const struct boot_files *b)
 	if (err == -ETIMEDOUT) {
 		pr_err("%s: the guest did not finish within %u s (--timeout)",
 		       o->image, o->timeout);
-		quote_qemu(b->qemu_log);
+		quote_log(QEMU, b->qemu_log);
 		quote_console(b->console);
 		return err;
 	}
@@ -218,7 +348,7 @@ static int boot(const struct boot_options *o, const struct boot_files *b)
 	if (!child_succeeded(&qemu)) {
 		pr_err(QEMU " %s booting %s",
 		       describe_exit(qemu.status, how, sizeof(how)), o->image);
-		quote_qemu(b->qemu_log);
+		quote_log(QEMU, b->qemu_log);
 		quote_console(b->console);
 		return -ECHILD;
 	}
@@ -302,6 +432,8 @@ int sysfs_boot__collect(const struct boot_options *o, struct snapshot *s)
 					o->machine->modules);
 	if (!err)
 		err = initramfs__write(b.initramfs, o->agent, &modules);
+	if (!err)
+		err = make_fs_disks(o->machine, &b);
 	module_set__release(&modules);
 	if (!err)
 		err = choose_image(o, &b);

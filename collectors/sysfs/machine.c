@@ -7,7 +7,8 @@
  * cache);
  * an NVDIMM (ACPI NFIT, libnvdimm); a CXL host bridge with a root port
  * (the CXL root, its port and decoders); an IPMI BMC on a KCS interface;
- * an i6300ESB watchdog; beside them the devices whose drivers userspace
+ * an i6300ESB watchdog; ext4, f2fs, nilfs2 and XFS on disks of their own,
+ * mounted read-only (their /sys/fs directories); beside them the devices whose drivers userspace
  * talks to most (udev, systemd, NetworkManager, ALSA): two NICs, three
  * kinds of disk, USB input, a sound card and an entropy source.  The NVMe
  * controller is in an NVM subsystem and can have virtual functions
@@ -31,8 +32,10 @@
  * Nothing reaches the host: the NICs are connected to nothing (QEMU warns
  * that they have no peer), the disks are QEMU's null-co driver, which
  * reads zeroes and drops writes (and is read-only but for the AHCI disk,
- * which QEMU wants writable), all memory, the NVDIMM's too, is RAM, the
- * BMC is QEMU's simulation, the sound goes to the "none" backend.
+ * which QEMU wants writable), or, for the filesystems, images in the
+ * boot's temporary directory that QEMU opens read-only; all memory, the
+ * NVDIMM's too, is RAM, the BMC is QEMU's simulation, the sound goes to
+ * the "none" backend.
  * "minimal" is QEMU's default PC with no device at all, what kabidiff
  * booted before there were profiles.
  */
@@ -160,7 +163,30 @@ static const char *const standard_modules[] = {
 	"nfit", "nd_pmem", "nd_btt", "dax_pmem",
 	"cxl_acpi", "cxl_port", "cxl_pmem",
 	"ipmi_si",
+	/* loaded as the mounts below ask for them ("fs-f2fs") */
+	"ext4", "f2fs", "nilfs2", "xfs",
+	/* and the checksums they ask the crypto API for ("crypto-crc32c") */
+	"crc32_generic", "crc32c_generic",
 	NULL
+};
+
+static const char *const mkfs_ext4[] = { "mkfs.ext4", "-q", NULL };
+static const char *const mkfs_f2fs[] = { "mkfs.f2fs", "-q", NULL };
+static const char *const mkfs_nilfs2[] = { "mkfs.nilfs2", "-q", NULL };
+static const char *const mkfs_xfs[] = { "mkfs.xfs", "-q", NULL };
+
+/*
+ * The filesystems with Documentation/ABI entries under /sys/fs that only a
+ * mounted filesystem shows: per device directories (/sys/fs/f2fs/vdb/),
+ * and the features a module registers when it loads.  Each is as small as
+ * its mkfs allows.
+ */
+static const struct machine_filesystem standard_filesystems[] = {
+	{ "ext4", 16, mkfs_ext4, "e2fsprogs" },
+	{ "f2fs", 64, mkfs_f2fs, "f2fs-tools" },
+	{ "nilfs2", 129, mkfs_nilfs2, "nilfs-tools" },
+	{ "xfs", 300, mkfs_xfs, "xfsprogs" },
+	{ NULL }
 };
 
 static const char *const minimal_args[] = {
@@ -171,9 +197,12 @@ static const char *const minimal_args[] = {
 static const struct machine_profile profiles[] = {
 	{
 		.name = "standard",
-		.summary = "q35, a server's shape: two NUMA nodes, one of memory only (HMAT), PCIe root ports with hotplug slots (pciehp) holding virtio-net and e1000e NICs (no network), virtio-blk and NVMe disks (an NVM subsystem, SR-IOV), xHCI with a USB keyboard and tablet; an AHCI disk (disks null-co), Intel HDA (no audio), virtio-rng (onboard, SMBIOS), pvpanic, an i6300ESB watchdog, an NVDIMM, a CXL host bridge and root port, an IPMI BMC (KCS)",
+		.summary = "q35, a server's shape: two NUMA nodes, one of memory only (HMAT), PCIe root ports with hotplug slots (pciehp) holding virtio-net and e1000e NICs (no network), virtio-blk and NVMe disks (an NVM subsystem, SR-IOV), xHCI with a USB keyboard and tablet; an AHCI disk (disks null-co), Intel HDA (no audio), virtio-rng (onboard, SMBIOS), pvpanic, an i6300ESB watchdog, an NVDIMM, a CXL host bridge and root port, an IPMI BMC (KCS); ext4, f2fs, nilfs2 and XFS disks (images made for the boot, mounted read-only)",
 		.qemu_args = standard_args,
 		.modules = standard_modules,
+		.filesystems = standard_filesystems,
+		/* QEMU's default would be the last bus: the CXL host bridge's */
+		.fs_bus = "pcie.0",
 	},
 	{
 		.name = "minimal",

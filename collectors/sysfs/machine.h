@@ -8,6 +8,19 @@
 
 #define MACHINE_DEFAULT		"standard"
 
+/*
+ * A disk of the machine that holds a filesystem, made for each boot: an
+ * image of @size_mib MiB (sparse), formatted by @mkfs with the image's
+ * path appended.  The guest sees a virtio disk whose serial is "fs-@type"
+ * and mounts it read-only, as filesystem @type.
+ */
+struct machine_filesystem {
+	const char *type;		/* mount(2)'s: "f2fs" */
+	unsigned int size_mib;		/* what its mkfs accepts at least */
+	const char *const *mkfs;	/* NULL-terminated, looked up in $PATH */
+	const char *package;		/* Debian's package of mkfs */
+};
+
 struct machine_profile {
 	const char *name;		/* "standard", "minimal" */
 	const char *summary;		/* one line, for show and the man page */
@@ -18,6 +31,8 @@ struct machine_profile {
 	 * modules, for the guest agent to load as the devices ask for them.
 	 */
 	const char *const *modules;
+	const struct machine_filesystem *filesystems;	/* ends with type NULL */
+	const char *fs_bus;		/* QEMU's bus for their disks */
 };
 
 /* machine_profile__find() - the profile named @name, or NULL. */

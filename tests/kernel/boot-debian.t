@@ -11,7 +11,8 @@
 # server's parts: the root ports' hotplug slots, the NVMe subsystem with
 # SR-IOV, pvpanic, an onboard device's label,
 # the watchdog, the NUMA nodes
-# with their HMAT attributes, the NVDIMM, the CXL root, the IPMI BMC.
+# with their HMAT attributes, the NVDIMM, the CXL root, the IPMI BMC, the
+# mounted filesystems.
 # Two boots give the same snapshot.
 # A guest that does not finish in time, or whose /init cannot run, is one
 # error, exit 2.
@@ -179,6 +180,16 @@ check({"root0", "port1", "decoder0.0"} <= set(cxl) and
       real("/sys/bus/cxl/devices/decoder0.0/target_list") in nodes,
       "the CXL root0 with its decoder, port1 (cxl_port), the NVDIMM bridge",
       f"cxl: {cxl}")
+# each filesystem on the virtio disk whose serial names it, mounted: its
+# directory under /sys/fs with an attribute of its Documentation/ABI entries
+fs_attrs = {"ext4": "mb_stats", "f2fs": "gc_max_sleep_time",
+            "nilfs2": "revision", "xfs": "log/log_head_lsn"}
+for fs, attr in fs_attrs.items():
+    disks = [d for d in children(f"/sys/fs/{fs}")
+             if driver(f"/sys/block/{d}/device") == "virtio_blk"]
+    check(len(disks) == 1 and f"/sys/fs/{fs}/{disks[0]}/{attr}" in nodes,
+          f"the {fs} disk mounted: /sys/fs/{fs}/DISK/{attr}",
+          f"/sys/fs/{fs}: {children('/sys/fs/' + fs)}")
 bmc = children("/sys/bus/platform/devices/ipmi_bmc.0")
 check(driver("/sys/bus/acpi/devices/IPI0001:00/physical_node") == "ipmi_si" and
       {"device_id", "ipmi_version", "firmware_revision"} <= set(bmc),
