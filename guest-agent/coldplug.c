@@ -4,7 +4,8 @@
  *
  * The host puts the modules of the machine's drivers into the initramfs
  * with a table (COLDPLUG_TABLE): "module NAME FILE DEP,DEP" for each,
- * "alias PATTERN NAME" for each of their aliases.  Every device under
+ * "alias PATTERN NAME" for each of their aliases, "boot NAME PARAMS" for
+ * each the machine loads first, device or not.  Every device under
  * /sys/bus/ and /sys/class/ with a modalias is matched against the patterns (fnmatch(),
  * as modprobe matches them); each module a device asks for is loaded,
  * what it depends on first, in name order.  A driver that binds makes
@@ -48,11 +49,17 @@
 
 struct module {
 	char *name, *file, *deps;	/* in the table's text */
+	char *params;			/* for finit_module(); NULL: none */
 	bool tried;
 };
 
 struct alias {
 	char *pattern, *module;
+};
+
+/* A module the machine loads at boot, device or not: "boot NAME PARAMS" */
+struct boot_load {
+	char *module, *params;
 };
 
 struct table {
@@ -61,6 +68,8 @@ struct table {
 	size_t nr_modules;
 	struct alias *aliases;
 	size_t nr_aliases;
+	struct boot_load *boots;
+	size_t nr_boots;
 };
 
 /*
@@ -75,7 +84,10 @@ static void *grow(void *v, size_t nr, size_t size)
 	return realloc(v, (nr ? 2 * nr : 1) * size);
 }
 
-/* Each line "module NAME FILE DEPS" or "alias PATTERN NAME", in place. */
+/*
+ * Each line "module NAME FILE DEPS", "alias PATTERN NAME" or "boot NAME
+ * PARAMS", in place.
+ */
 static int parse_table(struct table *t)
 {
 	char *rest = t->text, *line, *word[4];
@@ -98,6 +110,13 @@ static int parse_table(struct table *t)
 			if (!t->aliases)
 				return -ENOMEM;
 			t->aliases[t->nr_aliases++] = (struct alias) { word[1], word[2] };
+		} else if (n == 3 && !strcmp(word[0], "boot")) {
+			t->boots = grow(t->boots, t->nr_boots, sizeof(*t->boots));
+			if (!t->boots)
+				return -ENOMEM;
+			t->boots[t->nr_boots++] = (struct boot_load) {
+				word[1], strcmp(word[2], "-") ? word[2] : NULL
+			};
 		}
 	}
 	return 0;
@@ -127,6 +146,7 @@ static void free_table(struct table *t)
 	free(t->text);
 	free(t->modules);
 	free(t->aliases);
+	free(t->boots);
 }
 
 static struct module *find_module(struct table *t, const char *name)
@@ -165,7 +185,7 @@ static int insmod(const struct module *m)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno;
-	if (syscall(SYS_finit_module, fd, "", flags))
+	if (syscall(SYS_finit_module, fd, m->params ?: "", flags))
 		err = errno;
 	close(fd);
 	return err;
@@ -354,6 +374,25 @@ static size_t round_of(struct table *t, struct loads *loads)
 	return tried;
 }
 
+/*
+ * The modules the machine loads whatever its devices, as a system's
+ * /etc/modules does (zram, the MTD RAM device), in the table's order,
+ * before the devices' rounds.
+ */
+static void load_boot_modules(struct table *t, struct loads *loads)
+{
+	struct module *m;
+	size_t i;
+
+	for (i = 0; i < t->nr_boots; i++) {
+		m = find_module(t, t->boots[i].module);
+		if (!m)
+			continue;
+		m->params = t->boots[i].params;
+		load(t, m, STREAM_LOAD_BOOT, "machine", loads);
+	}
+}
+
 size_t coldplug(struct loads *loads)
 {
 	struct table t = { 0 };
@@ -363,6 +402,7 @@ size_t coldplug(struct loads *loads)
 		free_table(&t);
 		return 0;
 	}
+	load_boot_modules(&t, loads);
 	for (rounds = 0; rounds < MAX_ROUNDS && round_of(&t, loads); rounds++)
 		settle();
 	for (i = 0; i < loads->nr; i++)

@@ -101,7 +101,7 @@ enum stream_value {
  *	str name		the module: "e1000e"
  *	str cause		what asked for it: a device's modalias, the
  *				module that depends on it, the name the kernel
- *				requested
+ *				requested, "machine"
  */
 #define STREAM_MODULE_FIXED	5
 
@@ -109,8 +109,9 @@ enum stream_load {
 	STREAM_LOAD_DEVICE	= 0,	/* a device's modalias matched */
 	STREAM_LOAD_DEPENDENCY	= 1,	/* a module loaded needs it */
 	STREAM_LOAD_REQUEST	= 2,	/* the kernel's request_module() */
+	STREAM_LOAD_BOOT	= 3,	/* the machine loads it, device or not */
 };
-#define STREAM_LOAD_MAX		STREAM_LOAD_REQUEST
+#define STREAM_LOAD_MAX		STREAM_LOAD_BOOT
 
 /*
  * Trailer payload:

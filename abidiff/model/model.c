@@ -57,6 +57,7 @@ static const char *const module_how_names[MODULE_HOW_COUNT] = {
 	[MODULE_FOR_DEVICE]	= "device",
 	[MODULE_FOR_DEPENDENCY]	= "dependency",
 	[MODULE_FOR_REQUEST]	= "request",
+	[MODULE_FOR_BOOT]	= "boot",
 };
 
 static const char *const census_kind_names[CENSUS_KIND_COUNT] = {

@@ -265,6 +265,7 @@ enum module_how {
 	MODULE_FOR_DEVICE,	/* a device's modalias matched its alias */
 	MODULE_FOR_DEPENDENCY,	/* a module loaded needs it */
 	MODULE_FOR_REQUEST,	/* the kernel requested it */
+	MODULE_FOR_BOOT,	/* the machine loads it, device or not */
 	MODULE_HOW_COUNT,
 };
 

@@ -429,7 +429,8 @@ int sysfs_boot__collect(const struct boot_options *o, struct snapshot *s)
 		return err;
 	if (o->modules_dir && o->machine->modules)
 		err = module_set__build(&modules, o->modules_dir,
-					o->machine->modules);
+					o->machine->modules,
+					o->machine->boot_loads);
 	if (!err)
 		err = initramfs__write(b.initramfs, o->agent, &modules);
 	if (!err)

@@ -8,7 +8,10 @@
  * an NVDIMM (ACPI NFIT, libnvdimm); a CXL host bridge with a root port
  * (the CXL root, its port and decoders); an IPMI BMC on a KCS interface;
  * an i6300ESB watchdog; ext4, f2fs, nilfs2 and XFS on disks of their own,
- * mounted read-only (their /sys/fs directories); beside them the devices whose drivers userspace
+ * mounted read-only (their /sys/fs directories); zram, flash (an MTD
+ * device in RAM with UBI on it), two simulated Wi-Fi radios (rfkill) and
+ * the OCFS2 cluster stack glue, modules loaded at boot as a server's
+ * /etc/modules would; beside them the devices whose drivers userspace
  * talks to most (udev, systemd, NetworkManager, ALSA): two NICs, three
  * kinds of disk, USB input, a sound card and an entropy source.  The NVMe
  * controller is in an NVM subsystem and can have virtual functions
@@ -170,6 +173,23 @@ static const char *const standard_modules[] = {
 	NULL
 };
 
+/*
+ * The modules a server loads without a device asking, for the documented
+ * interfaces of what they make: compressed swap in RAM (zram0); flash, the
+ * MTD RAM device (mtd0, 4 MiB of RAM) with UBI attached to it (ubi0, which
+ * formats the empty flash); two simulated Wi-Fi radios with their rfkill
+ * switches (mac80211_hwsim, which reaches nothing); /sys/fs/ocfs2, the
+ * cluster stack glue's.
+ */
+static const struct boot_load standard_boot_loads[] = {
+	{ "zram" },
+	{ "mtdram" },
+	{ "ubi", "mtd=0" },
+	{ "mac80211_hwsim" },
+	{ "ocfs2_stackglue" },
+	{ NULL }
+};
+
 static const char *const mkfs_ext4[] = { "mkfs.ext4", "-q", NULL };
 static const char *const mkfs_f2fs[] = { "mkfs.f2fs", "-q", NULL };
 static const char *const mkfs_nilfs2[] = { "mkfs.nilfs2", "-q", NULL };
@@ -197,9 +217,10 @@ static const char *const minimal_args[] = {
 static const struct machine_profile profiles[] = {
 	{
 		.name = "standard",
-		.summary = "q35, a server's shape: two NUMA nodes, one of memory only (HMAT), PCIe root ports with hotplug slots (pciehp) holding virtio-net and e1000e NICs (no network), virtio-blk and NVMe disks (an NVM subsystem, SR-IOV), xHCI with a USB keyboard and tablet; an AHCI disk (disks null-co), Intel HDA (no audio), virtio-rng (onboard, SMBIOS), pvpanic, an i6300ESB watchdog, an NVDIMM, a CXL host bridge and root port, an IPMI BMC (KCS); ext4, f2fs, nilfs2 and XFS disks (images made for the boot, mounted read-only)",
+		.summary = "q35, a server's shape: two NUMA nodes, one of memory only (HMAT), PCIe root ports with hotplug slots (pciehp) holding virtio-net and e1000e NICs (no network), virtio-blk and NVMe disks (an NVM subsystem, SR-IOV), xHCI with a USB keyboard and tablet; an AHCI disk (disks null-co), Intel HDA (no audio), virtio-rng (onboard, SMBIOS), pvpanic, an i6300ESB watchdog, an NVDIMM, a CXL host bridge and root port, an IPMI BMC (KCS); ext4, f2fs, nilfs2 and XFS disks (images made for the boot, mounted read-only); loaded at boot: zram, an MTD RAM device with UBI, two simulated Wi-Fi radios, the OCFS2 stack glue",
 		.qemu_args = standard_args,
 		.modules = standard_modules,
+		.boot_loads = standard_boot_loads,
 		.filesystems = standard_filesystems,
 		/* QEMU's default would be the last bus: the CXL host bridge's */
 		.fs_bus = "pcie.0",

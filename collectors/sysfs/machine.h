@@ -6,6 +6,8 @@
 #ifndef KABIDIFF_SYSFS_MACHINE_H
 #define KABIDIFF_SYSFS_MACHINE_H
 
+#include "modules.h"
+
 #define MACHINE_DEFAULT		"standard"
 
 /*
@@ -31,6 +33,11 @@ struct machine_profile {
 	 * modules, for the guest agent to load as the devices ask for them.
 	 */
 	const char *const *modules;
+	/*
+	 * The modules it loads first whatever its devices, as a system's
+	 * /etc/modules does; they join the set.  Ends with module NULL.
+	 */
+	const struct boot_load *boot_loads;
 	const struct machine_filesystem *filesystems;	/* ends with type NULL */
 	const char *fs_bus;		/* QEMU's bus for their disks */
 };

@@ -239,8 +239,9 @@ static int kmodule_cmp(const void *pa, const void *pb)
 }
 
 int module_set__build(struct module_set *set, const char *dir,
-		      const char *const *wanted)
+		      const char *const *wanted, const struct boot_load *boots)
 {
+	const struct boot_load *b;
 	struct tree t = { 0 };
 	size_t i, k;
 	int err = open_tree(&t, dir);
@@ -248,6 +249,10 @@ int module_set__build(struct module_set *set, const char *dir,
 	for (; !err && *wanted; wanted++)
 		if (!in_set(set, *wanted))
 			err = add_module(set, &t, *wanted, NULL);
+	for (b = boots; !err && b && b->module; b++)
+		if (!in_set(set, b->module))
+			err = add_module(set, &t, b->module, NULL);
+	set->boots = boots;
 	/* the set grows as it is walked: every dependency gets its turn */
 	for (i = 0; !err && i < set->nr; i++)
 		for (k = 0; !err && k < set->v[i].nr_depends; k++)
@@ -279,6 +284,7 @@ void module_set__release(struct module_set *set)
 
 char *module_set__table(const struct module_set *set)
 {
+	const struct boot_load *b;
 	char *text = NULL;
 	size_t len, i, k;
 	FILE *f = open_memstream(&text, &len);
@@ -295,6 +301,9 @@ char *module_set__table(const struct module_set *set)
 		for (k = 0; k < m->nr_aliases; k++)
 			fprintf(f, "alias %s %s\n", m->aliases[k], m->name);
 	}
+	for (b = set->boots; b && b->module; b++)
+		if (in_set(set, b->module))
+			fprintf(f, "boot %s %s\n", b->module, b->params ?: "-");
 	if (ferror(f) | fclose(f)) {
 		free(text);
 		return NULL;

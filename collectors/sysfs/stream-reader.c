@@ -470,6 +470,7 @@ static const enum module_how hows[] = {
 	[STREAM_LOAD_DEVICE]		= MODULE_FOR_DEVICE,
 	[STREAM_LOAD_DEPENDENCY]	= MODULE_FOR_DEPENDENCY,
 	[STREAM_LOAD_REQUEST]		= MODULE_FOR_REQUEST,
+	[STREAM_LOAD_BOOT]		= MODULE_FOR_BOOT,
 };
 
 /* A module the guest loaded: into the machine's list, as it comes. */

@@ -50,7 +50,7 @@ VALUE_CAP = 4096
 KINDS = ["dir", "file", "link", "other"]
 STATUSES = ["none", "data", "truncated", "open-error", "read-error",
             "timeout"]
-LOADS = ["device", "dependency", "request"]
+LOADS = ["device", "dependency", "request", "boot"]
 FLAGS = {1: "host"}
 FLAGS_KNOWN = 1
 
@@ -402,7 +402,7 @@ BAD = {
     "module-extra": lambda: write(frames_after=frame(
         "M", module_payload(extra=b"\0"))),
     "module-how": lambda: write(frames_after=frame(
-        "M", module_payload(how=3))),
+        "M", module_payload(how=4))),
     "module-no-name": lambda: write(frames_after=frame(
         "M", module_payload(name=b""))),
     "node-after-module": lambda: write(frames_after=frame(

@@ -51,7 +51,7 @@ syscalls    ia32 1 (1 implemented); x32 none; x86_64 5 (4 implemented)
 vdso        vdso32 1 symbol, 0 with prototypes (LINUX_2.5); vdso64 1 symbol, 1 with prototypes (LINUX_2.6)
 types       11: 6 struct, 1 union, 2 enum, 1 typedef, 1 base
 sysfs       29 nodes: 5 dir, 20 file, 3 link, 1 other
-machine     standard (q35, a server's shape: two NUMA nodes, one of memory only (HMAT), PCIe root ports with hotplug slots (pciehp) holding virtio-net and e1000e NICs (no network), virtio-blk and NVMe disks (an NVM subsystem, SR-IOV), xHCI with a USB keyboard and tablet; an AHCI disk (disks null-co), Intel HDA (no audio), virtio-rng (onboard, SMBIOS), pvpanic, an i6300ESB watchdog, an NVDIMM, a CXL host bridge and root port, an IPMI BMC (KCS); ext4, f2fs, nilfs2 and XFS disks (images made for the boot, mounted read-only))
+machine     standard (q35, a server's shape: two NUMA nodes, one of memory only (HMAT), PCIe root ports with hotplug slots (pciehp) holding virtio-net and e1000e NICs (no network), virtio-blk and NVMe disks (an NVM subsystem, SR-IOV), xHCI with a USB keyboard and tablet; an AHCI disk (disks null-co), Intel HDA (no audio), virtio-rng (onboard, SMBIOS), pvpanic, an i6300ESB watchdog, an NVDIMM, a CXL host bridge and root port, an IPMI BMC (KCS); ext4, f2fs, nilfs2 and XFS disks (images made for the boot, mounted read-only); loaded at boot: zram, an MTD RAM device with UBI, two simulated Wi-Fi radios, the OCFS2 stack glue)
 docs        7 entries: 1 stable, 2 testing, 1 unstable, 1 obsolete, 1 private, 1 removed
 coverage    9 of 29 nodes documented (31.0%)
 census      10 attributes: 3 device, 3 kobj, 1 sensor, 1 bin, 1 hwmon, 1 param; 3 modules read, 2 with attributes

@@ -109,7 +109,7 @@ version	byte 8: format version 3, this reader knows 1 to 2
 module-v1	byte 4367: a module frame in a stream of version 1
 module-short	byte 4367: module 0: its fields run past its length
 module-extra	byte 4367: module 0: 1 bytes left over after its fields
-module-how	byte 4367: module 0: unknown cause 3
+module-how	byte 4367: module 0: unknown cause 4
 module-no-name	byte 4367: module 0: no name
 node-after-module	byte 4440: a node after the modules
 flags	byte 8: unknown flags 0x0003

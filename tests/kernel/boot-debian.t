@@ -12,7 +12,7 @@
 # SR-IOV, pvpanic, an onboard device's label,
 # the watchdog, the NUMA nodes
 # with their HMAT attributes, the NVDIMM, the CXL root, the IPMI BMC, the
-# mounted filesystems.
+# mounted filesystems, what the modules loaded at boot make.
 # Two boots give the same snapshot.
 # A guest that does not finish in time, or whose /init cannot run, is one
 # error, exit 2.
@@ -190,6 +190,15 @@ for fs, attr in fs_attrs.items():
     check(len(disks) == 1 and f"/sys/fs/{fs}/{disks[0]}/{attr}" in nodes,
           f"the {fs} disk mounted: /sys/fs/{fs}/DISK/{attr}",
           f"/sys/fs/{fs}: {children('/sys/fs/' + fs)}")
+# the modules the machine loads at boot, and an attribute of what each makes
+boot_attrs = {"zram": "/sys/block/zram0/disksize",
+              "mtdram": "/sys/class/mtd/mtd0/erasesize",
+              "ubi": "/sys/class/ubi/ubi0/total_eraseblocks",
+              "mac80211_hwsim": "/sys/class/rfkill/rfkill0/soft",
+              "ocfs2_stackglue": "/sys/fs/ocfs2/cluster_stack"}
+for m, attr in boot_attrs.items():
+    check(mods.get(m, {}).get("how") == "boot" and real(attr) in nodes,
+          f"{m} loaded at boot: {attr}", f"{m}: {mods.get(m)}")
 bmc = children("/sys/bus/platform/devices/ipmi_bmc.0")
 check(driver("/sys/bus/acpi/devices/IPI0001:00/physical_node") == "ipmi_si" and
       {"device_id", "ipmi_version", "firmware_revision"} <= set(bmc),

@@ -23,7 +23,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: module-table DIR MODULE...\n");
 		return 2;
 	}
-	err = module_set__build(&set, argv[1], (const char *const *)argv + 2);
+	err = module_set__build(&set, argv[1], (const char *const *)argv + 2,
+				NULL);
 	table = err ? NULL : module_set__table(&set);
 	for (i = 0; table && i < set.nr; i++)
 		printf("%s %s\n", set.v[i].file, set.v[i].path);
