@@ -47,8 +47,10 @@
 	"                    census\n" \
 	"                    (the default: all; a part one side lacks is trouble)\n" \
 	"  --verdict V       show only findings of verdict V or worse: break, warn\n" \
-	"                    or note (the default); the exit status and the\n" \
-	"                    summary still count every finding\n" \
+	"                    or note (all of them); the exit status and the\n" \
+	"                    summary still count every finding.  Without it,\n" \
+	"                    text lists the breaks and warns and counts the\n" \
+	"                    notes by part and kind; the other formats list all\n" \
 	"  --only P,...      show only findings of these parts; unlike --parts,\n" \
 	"                    every part is still compared, and counted as above\n" \
 	"  --stat            counts per part, kind, level and verdict instead of\n" \

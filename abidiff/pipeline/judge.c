@@ -252,42 +252,62 @@ static int render_notify(const struct judgement *all,
 	return err;
 }
 
+/*
+ * Whether the report lists the breaks and warns and counts the notes: the
+ * text a reviewer reads, unless --verdict asks for more (or less) or
+ * --stat for counts of everything.  The other formats are read by
+ * programs, which get every finding.
+ */
+static bool counts_notes(const struct diff_options *o)
+{
+	return o->format == REPORT_TEXT && !o->verdict_given && !o->filter.stat;
+}
+
 static int render_report(const struct judgement *all,
 			 const struct diff_options *o,
 			 const struct maintainers *m)
 {
+	struct report_filter filter = o->filter;
+	struct judgement j, notes = { 0 };
 	struct notify n = { 0 };
-	struct judgement j;
-	int err = report_filter__apply(&o->filter, all, &j);
+	int err;
 
+	if (counts_notes(o))
+		filter.verdict = VERDICT_WARN;
+	err = report_filter__apply(&filter, all, &j);
+	if (!err && counts_notes(o))
+		err = report_filter__apply(&o->filter, all, &notes);
 	if (!err)
 		err = notify__build(&n, &j, m);
 	if (err)
 		goto out_release;
 	switch (o->format) {
 	case REPORT_JSON:
-		err = show_report_json(&j, &o->filter, &n, stdout);
+		err = show_report_json(&j, &filter, &n, stdout);
 		break;
 	case REPORT_MARKDOWN:
-		err = show_report_markdown(&j, &o->filter, &n, stdout);
+		err = show_report_markdown(&j, &filter, &n, stdout);
 		break;
 	case REPORT_KTAP:
-		err = show_report_ktap(&j, &o->filter, stdout);
+		err = show_report_ktap(&j, &filter, stdout);
 		break;
 	case REPORT_JUNIT:
-		err = show_report_junit(&j, &o->filter, stdout);
+		err = show_report_junit(&j, &filter, stdout);
 		break;
 	case REPORT_SARIF:
-		err = show_report_sarif(&j, &o->filter, stdout);
+		err = show_report_sarif(&j, &filter, stdout);
 		break;
 	default:
-		err = show_report_text(&j, &o->filter, &n, stdout, o->colour < 0 ?
+		err = show_report_text(&j, &o->filter,
+				       counts_notes(o) ? &notes : NULL, &n,
+				       stdout, o->colour < 0 ?
 				       isatty(STDOUT_FILENO) && !no_color() :
 				       o->colour);
 		break;
 	}
 out_release:
 	notify__release(&n);
+	free(notes.v);
 	free(j.v);
 	return err;
 }

@@ -94,12 +94,15 @@ int report_stat(const struct judgement *j, struct report_stat_row **rows,
  * then level, each with its subject, old -> new, documentation entry and
  * whom to tell, and a summary line; nothing at all when there is nothing to report.  @j
  * holds the findings @filter (NULL: none) shows; with @filter->stat,
- * their counts replace them.  @n is whom to tell about them,
- * notify__build() of @j.  @colour adds terminal colours.  Returns 0 or
- * -EIO.
+ * their counts replace them.  With @notes (NULL: none), @j holds only the
+ * breaks and warns of those, and @notes' notes follow as counts by part
+ * and kind.  @n is whom to tell
+ * about @j's, notify__build() of @j.  @colour adds terminal colours.
+ * Returns 0 or -EIO.
  */
 int show_report_text(const struct judgement *j,
 		     const struct report_filter *filter,
+		     const struct judgement *notes,
 		     const struct notify *n, FILE *out, bool colour);
 
 /*

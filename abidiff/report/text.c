@@ -286,8 +286,49 @@ static int show_stat(const struct judgement *j, FILE *out, bool colour)
 	return 0;
 }
 
+/* One line of show_note_counts(): the notes of a part and kind. */
+struct note_count {
+	enum change_kind kind;
+	size_t count;
+};
+
+/*
+ * The notes of @notes counted by part and kind, in the order of the kinds
+ * (and so of the parts), for a reader who wants the breaks and warns and
+ * only the size of the rest; --verdict note lists them.
+ */
+static void show_note_counts(const struct judgement *notes, FILE *out,
+			     bool colour)
+{
+	size_t per_kind[CHANGE_KIND_COUNT] = { 0 }, total = 0, i;
+	int wkind = 0, wcount = 0;
+
+	for (i = 0; i < notes->nr; i++)
+		if (notes->v[i].verdict == VERDICT_NOTE && !notes->v[i].waiver) {
+			per_kind[notes->v[i].change->kind]++;
+			total++;
+		}
+	if (!total)
+		return;
+	for (i = 0; i < CHANGE_KIND_COUNT; i++)
+		if (per_kind[i]) {
+			wkind = max_int(wkind, strlen(change_kind__name(i)));
+			wcount = max_int(wcount, snprintf(NULL, 0, "%zu",
+							  per_kind[i]));
+		}
+	show_heading(out, "== note ==", VERDICT_NOTE, colour);
+	fprintf(out, "  %zu notes, counted by part and kind (--verdict note lists them):\n",
+		total);
+	for (i = 0; i < CHANGE_KIND_COUNT; i++)
+		if (per_kind[i])
+			fprintf(out, "    %-8s %-*s %*zu\n",
+				change_part__name(change_kind__part(i)), wkind,
+				change_kind__name(i), wcount, per_kind[i]);
+}
+
 int show_report_text(const struct judgement *j,
 		     const struct report_filter *filter,
+		     const struct judgement *notes,
 		     const struct notify *n, FILE *out, bool colour)
 {
 	const struct finding *prev = NULL;
@@ -329,13 +370,16 @@ int show_report_text(const struct judgement *j,
 			show_notify(out, j, n, i, i + 1);
 		prev = f;
 	}
+	if (total && notes && !(filter && filter->stat))
+		show_note_counts(notes, out, colour);
 	if (total)
 		fprintf(out, "%s%zu break, %zu warn, %zu note, %zu waived\n",
 			filter && filter->stat ? "" : "\n",
 			j->count[VERDICT_BREAK], j->count[VERDICT_WARN],
 			j->count[VERDICT_NOTE], j->waived);
 	if (total && report_filter__narrows(filter))
-		fprintf(out, "shown: %zu of %zu findings (%s)\n", j->nr, total,
-			report_filter__describe(buf, sizeof(buf), filter));
+		fprintf(out, "shown: %zu of %zu findings (%s)%s\n", j->nr, total,
+			report_filter__describe(buf, sizeof(buf), filter),
+			notes ? ", the notes counted" : "");
 	return ferror(out) ? -EIO : 0;
 }

@@ -24,9 +24,10 @@ is "${differ# }" "" "gen-pairs.py writes the checked-in pairs byte for byte"
 is "$(printf '%s\n' $checked_in | sed 's/\.\(old\|new\)\.json$//' | sort -u)" \
    "$(printf '%s\n' $PAIRS | sort)" "every checked-in pair is one of the PAIRS tested below"
 
-# exit status: 1 exactly when the golden report has a break
+# exit status: 1 exactly when the golden report has a break; the goldens
+# list every finding (--verdict note), the notes included
 for n in $PAIRS; do
-	run_kabidiff diff --color=never "$D/$n.old.json" "$D/$n.new.json"
+	run_kabidiff diff --color=never --verdict note "$D/$n.old.json" "$D/$n.new.json"
 	want=0
 	grep -q '^== break ==$' "$D/$n.txt" && want=1
 	is "$status" "$want" "$n: exit status $want"
@@ -44,6 +45,33 @@ for n in $PAIRS; do
 	else
 		fail "$n: JSON report as golden" "$(diff "$D/$n.report.json" "$TMP/$n.report.json" | head -20)"
 	fi
+done
+
+# by default the text lists the breaks and warns as the golden does, then
+# counts the golden's notes by part and kind
+for n in testing docs; do
+	run_kabidiff diff --color=never "$D/$n.old.json" "$D/$n.new.json"
+	relative_out >"$TMP/$n.default.txt"
+	python3 - "$D/$n.txt" "$TMP/$n.default.txt" >"$TMP/notes.check" 2>&1 <<'PY'
+import collections, re, sys
+golden, default = (open(f).read().split("\n") for f in sys.argv[1:])
+cut = golden.index("== note ==")
+kinds = collections.Counter(m.group(1) for line in golden[cut:]
+                            if (m := re.match(r"    ([a-z-]+)  ", line)))
+at = default.index("== note ==")
+counted = collections.Counter({m.group(1): int(m.group(2)) for line in default[at:]
+                               if (m := re.match(r"    [a-z]+ +([a-z-]+) +([0-9]+)$", line))})
+problems = []
+if default[:at] != golden[:cut]:
+    problems.append("the breaks and warns differ from the golden's")
+if counted != kinds:
+    problems.append(f"counted {dict(counted)}, the golden lists {dict(kinds)}")
+if not re.match(r"  %d notes, counted by part and kind \(--verdict note lists them\):$"
+                % sum(kinds.values()), default[at + 1]):
+    problems.append(f"the count line is {default[at + 1]!r}")
+print("\n".join(problems))
+PY
+	is "$(cat "$TMP/notes.check")" "" "$n: the default text counts the notes the golden lists, by part and kind"
 done
 
 run_checker diff-verdicts.py python3 "$TOP/tests/cli/diff-verdicts.py" "$TMP"
@@ -85,7 +113,7 @@ kabidiff: $FIXTURES/snapshots/minimal.json has no docs part: collect it with --d
    "a part only one side has: exit 2, each part named, no report"
 
 # waivers: the testing pair's changes all accepted, one waiver unused
-run_kabidiff diff --color=never --waivers "$D/waivers.txt" "$D/testing.old.json" "$D/testing.new.json"
+run_kabidiff diff --color=never --verdict note --waivers "$D/waivers.txt" "$D/testing.old.json" "$D/testing.new.json"
 is "$status" 0 "waivers: every break accepted, exit 0"
 is "$(printf '%s\n' "$out" | tail -1)" "0 break, 0 warn, 0 note, 31 waived" "waivers: summary counts them"
 is "$(printf '%s\n' "$out" | grep -c '^      waived:  ')" 31 "waivers: each finding names its waiver"
@@ -216,7 +244,7 @@ for n in $PAIRS; do
 	status=$?
 	[ "$status" -le 1 ] && ! grep -qv 'waiver matched no change' "$TMP/asan-err"
 	is "$?" 0 "asan: $n with waivers and a policy, exit 0 or 1, no sanitizer report"
-	"$ASAN" diff --color=never "$D/$n.old.json" "$D/$n.new.json" 2>&1 |
+	"$ASAN" diff --color=never --verdict note "$D/$n.old.json" "$D/$n.new.json" 2>&1 |
 		sed "s|$TOP/||g" >"$TMP/asan-out"
 	cmp -s "$TMP/asan-out" "$D/$n.txt"
 	is "$?" 0 "asan: $n text report as golden"

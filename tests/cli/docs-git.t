@@ -68,7 +68,7 @@ is "$git_out" "0:$out" "undocumented --docs-git says what undocumented --docs sa
 is "$(printf '%s\n' "$out" | grep -c removed/sysfs-devices-power)" 1 "of v2's levels"
 
 # (b) obsolete/ -> removed/ is a retirement: a note, exit 0
-run_kabidiff docs diff --git "$R" v1 v2
+run_kabidiff docs diff --verdict note --git "$R" v1 v2
 is "$status:$out" "0:kabidiff: $R@v1 -> $R@v2; compared: docs
   old:   git $(git -C "$R" rev-parse v1), from $R@v1
   new:   git $(git -C "$R" rev-parse v2), from $R@v2
@@ -84,7 +84,7 @@ is "$status:$out" "0:kabidiff: $R@v1 -> $R@v2; compared: docs
 mkdir "$TMP/v1" && git -C "$R" archive v1 | tar -x -C "$TMP/v1"
 # the same but for the header, which names the sides as they were given
 git_out=$(printf '%s\n' "$out" | tail -n +5)
-run_kabidiff docs diff "$TMP/v1" "$TMP/v2"
+run_kabidiff docs diff --verdict note "$TMP/v1" "$TMP/v2"
 is "$status:$(printf '%s\n' "$out" | head -n 1)" "0:kabidiff: $TMP/v1 -> $TMP/v2; compared: docs" \
    "docs diff DIR1 DIR2: the header names the trees"
 is "$(printf '%s\n' "$out" | sed -n 2p)" "  old:   from $TMP/v1" \

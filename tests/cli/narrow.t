@@ -33,7 +33,7 @@ shown: 0 of 31 findings (verdict break or worse)" \
 # --only: the exit status comes from the parts not shown too
 run_kabidiff diff --color=never --only docs "$D/stable.old.json" "$D/stable.new.json"
 is "$status:$(printf '%s\n' "$out" | tail -2)" "1:20 break, 1 warn, 10 note, 0 waived
-shown: 0 of 31 findings (parts docs)" \
+shown: 0 of 31 findings (parts docs), the notes counted" \
    "--only docs: no docs finding, exit 1 all the same"
 run_kabidiff diff --color=never --only syscalls,types --verdict break "$D/stable.old.json" "$D/stable.new.json"
 is "$(drop_details | grep -c '^    [a-z]')" 14 "--only syscalls,types --verdict break: 14 findings"

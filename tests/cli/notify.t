@@ -49,7 +49,7 @@ F:	*/
 M
 
 # text: an entry's Contact: and Users: once above its findings
-run_kabidiff diff --color=never "$OLD" "$NEW"
+run_kabidiff diff --color=never --verdict note "$OLD" "$NEW"
 is "$status" 1 "text: exit 1"
 is "$(printf '%s\n' "$out" | grep -c '^  doc:  ')" 5 \
    "text: a doc line per verdict, level and entry (break: 2 entries, warn: 1, note: 2)"

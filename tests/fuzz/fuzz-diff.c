@@ -79,7 +79,7 @@ static void judge_and_render(const struct snapshot *old,
 	    j.count[VERDICT_BREAK] + j.waived != d.nr)
 		abort();
 	if (notify__build(&n, &j, NULL) ||
-	    show_report_text(&j, NULL, &n, null, true) ||
+	    show_report_text(&j, NULL, NULL, &n, null, true) ||
 	    show_report_json(&j, NULL, &n, null) ||
 	    show_report_markdown(&j, NULL, &n, null))
 		abort();

@@ -268,7 +268,7 @@ static char *render(struct pair *p, int format, struct judgement *j)
 	j->new_name = "new.json";
 	assert_int_equal(notify__build(&n, j, NULL), 0);
 	if (format == 0)
-		assert_int_equal(show_report_text(j, NULL, &n, out, false), 0);
+		assert_int_equal(show_report_text(j, NULL, NULL, &n, out, false), 0);
 	else if (format == 1)
 		assert_int_equal(show_report_json(j, NULL, &n, out), 0);
 	else

@@ -94,7 +94,7 @@ static char *render(const struct judgement *j, const struct notify *n,
 
 	assert_non_null(out);
 	if (format == 0)
-		assert_int_equal(show_report_text(j, NULL, n, out, false), 0);
+		assert_int_equal(show_report_text(j, NULL, NULL, n, out, false), 0);
 	else if (format == 1)
 		assert_int_equal(show_report_json(j, NULL, n, out), 0);
 	else if (format == 2)
