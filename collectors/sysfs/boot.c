@@ -3,11 +3,12 @@
  * Booting a kernel image under QEMU with the guest agent as /init.
  *
  * QEMU gets an argument vector (never a shell), no network, the machine's
- * devices, the images of its filesystems' disks, and two serial ports: the first is the kernel's console,
- * logged to a file for the error message when the guest fails; the second
- * is the agent's data channel, also a file.  The agent powers the guest off
- * when it is done; "panic=-1" with -no-reboot makes a panicking kernel end
- * QEMU at once too.  A guest that does neither is killed at the timeout.
+ * devices, the images of its filesystems' disks, and two serial ports: the
+ * first is the kernel's console, logged to a file for the error message
+ * when the guest fails; the second is the agent's data channel, also a
+ * file.  The agent powers the guest off when it is done; "panic=-1" with
+ * -no-reboot makes a panicking kernel end QEMU at once too.  A guest that
+ * does neither is killed at the timeout.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +31,7 @@
 #define QEMU		"qemu-system-x86_64"
 #define CONSOLE_TAIL	8	/* console lines quoted when the guest fails */
 #define MAX_FILESYSTEMS	8
+#define MKFS_TIMEOUT	60	/* s; each formats a sparse image of MiBs */
 
 /* The QEMU arguments that attach a filesystem's disk. */
 struct fs_disk {
@@ -201,7 +203,9 @@ static int run_mkfs(const struct machine_filesystem *fs, const char *image,
 		    const char *log)
 {
 	const char *argv[16];
-	struct child_process mkfs = { .argv = argv, .out_fd = CHILD_DEVNULL };
+	struct child_process mkfs = {
+		.argv = argv, .out_fd = CHILD_DEVNULL, .timeout = MKFS_TIMEOUT,
+	};
 	size_t n = 0;
 	char how[64];
 	int err;
@@ -220,6 +224,11 @@ static int run_mkfs(const struct machine_filesystem *fs, const char *image,
 	}
 	err = run_command(&mkfs);
 	close(mkfs.err_fd);
+	if (err == -ETIMEDOUT) {
+		pr_err("%s did not finish within %u s making the machine's %s disk",
+		       argv[0], MKFS_TIMEOUT, fs->type);
+		return err;
+	}
 	if (err) {
 		pr_err("cannot run %s: %s", argv[0], strerror(-err));
 		return err;
